@@ -137,7 +137,11 @@ impl std::fmt::Debug for Bitboard {
         writeln!(f)?;
         for r in 0..9u8 {
             for fi in (0..9u8).rev() {
-                let c = if self.has(Square::new(fi, r)) { 'x' } else { '.' };
+                let c = if self.has(Square::new(fi, r)) {
+                    'x'
+                } else {
+                    '.'
+                };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;
