@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod checks;
 pub mod hand;
 pub mod movegen;
 pub mod mv;

@@ -1,0 +1,187 @@
+//! Mate search: df-pn over a fixed-size transposition table with proof/disproof-hand dominance.
+//!
+//! The side to move at the root is always the attacker. `Solver::solve` returns a verified mating
+//! line, a proof that there is none, or `Unknown` with the reason (time, nodes, stop, ...).
+//! Knows nothing of USI.
+
+pub mod cli;
+mod dfpn;
+mod pv;
+pub mod tt;
+
+pub use dfpn::Threshold;
+
+use crate::shogi::{Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Limits of one search. `None` means unlimited.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+    /// Longest mate (in plies) to look for; deeper lines count as failures on that path.
+    pub max_plies: Option<u32>,
+    /// How often the progress callback is called (`None`: never).
+    pub info_interval: Option<Duration>,
+    /// What to do after the first proof.
+    pub post_search: PostSearch,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: None,
+            nodes: None,
+            max_plies: None,
+            info_interval: None,
+            post_search: PostSearch::Shortest,
+        }
+    }
+}
+
+/// Work after the first proof: none, or prove the shortest mate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PostSearch {
+    None,
+    Shortest,
+}
+
+impl PostSearch {
+    pub fn parse(s: &str) -> Option<PostSearch> {
+        match s.to_ascii_lowercase().as_str() {
+            "none" => Some(PostSearch::None),
+            "shortest" => Some(PostSearch::Shortest),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PostSearch::None => "none",
+            PostSearch::Shortest => "shortest",
+        }
+    }
+}
+
+/// Why a search ended without an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownReason {
+    Stopped,
+    Time,
+    Nodes,
+    /// Found a proof but could not read a verified line from it (logged in detail).
+    Unverified(String),
+    /// The search reached the length limit everywhere it looked.
+    Depth,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A verified mating line from the root, attacker first (odd length).
+    Mate(Vec<Move>),
+    NoMate,
+    Unknown(UnknownReason),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub nodes: u64,
+    pub time: Duration,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
+}
+
+impl Stats {
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s <= 0.0 {
+            0
+        } else {
+            (self.nodes as f64 / s) as u64
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub outcome: Outcome,
+    pub stats: Stats,
+    /// With `Outcome::Unknown` after a stop: a proven, verified line found before the stop
+    /// (possibly not the shortest), if any.
+    pub best_mate: Option<Vec<Move>>,
+}
+
+/// Progress report passed to the callback every `Limits::info_interval`.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub stats: Stats,
+    /// The current best line if a mate is already proven (shortest search still running).
+    pub pv: Option<Vec<Move>>,
+}
+
+/// A mate solver owning its transposition table. Reuse one solver for many problems; the table
+/// keys are salted with the position's material, so results of one problem never apply to
+/// another with different material.
+pub struct Solver {
+    tt: tt::Table,
+    pub threshold: Threshold,
+}
+
+impl Solver {
+    /// A solver with a table of `hash_mb` megabytes (allocated now).
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            tt: tt::Table::new(hash_mb),
+            threshold: Threshold::default(),
+        }
+    }
+
+    /// Table size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Reallocates the table (dropping its contents) if the size changes.
+    pub fn resize(&mut self, hash_mb: usize) {
+        if hash_mb != self.tt.size_mb() {
+            self.tt = tt::Table::new(hash_mb);
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches for a mate for the side to move. `stop` is polled often (well under 10 ms).
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        dfpn::solve(self, pos, limits, stop, progress)
+    }
+}
+
+/// Runs `f` on a thread with a stack large enough for the deepest searches (the df-pn recursion
+/// goes one frame per ply; Microcosmos needs over 1500).
+pub fn with_search_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .name("search".into())
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn(f)
+        .expect("spawn search thread")
+        .join()
+        .expect("search thread panicked")
+}
+
+/// Stack size for search threads: frames are small (children live in a shared arena), so this
+/// is generous for tens of thousands of plies; only the touched pages are committed.
+pub const SEARCH_STACK_BYTES: usize = 512 << 20;

@@ -1,0 +1,334 @@
+//! Transposition table for df-pn: fixed size, never grows, keyed by the board (side to move
+//! included) with the attacker's hand stored in each entry, so that one entry answers for every
+//! dominating or dominated hand (Nagai 2002; KomoringHeights' `regular_table`).
+//!
+//! Layout: clusters of 4 entries, 128 bytes, aligned to 128 so a cluster sits in the two cache
+//! lines that Intel's adjacent-line prefetcher loads together. An entry (32 bytes):
+//!
+//! | field   | bytes | meaning                                                          |
+//! |---------|-------|------------------------------------------------------------------|
+//! | key     | 8     | full board key (0 = empty slot); verified on every hit           |
+//! | parent  | 4     | low bits of the board key of the node that created it (DAG test) |
+//! | hand    | 4     | attacker hand: proof hand if proven, disproof hand if disproven  |
+//! | pn, dn  | 4+4   | proof and disproof numbers (0 = solved)                          |
+//! | amount  | 4     | search effort spent below this node (for replacement and GC)     |
+//! | len     | 2     | mate length in plies when proven                                 |
+//! | best    | 2     | move that proved it (OR nodes)                                   |
+//!
+//! Replacement: a new entry takes an empty slot, else the unsolved slot with the least amount
+//! (solved entries are kept unless the whole cluster is solved). When occupancy passes
+//! `GC_TRIGGER` permille, `gc` drops every unsolved entry at or below the median amount of a
+//! sample (KomoringHeights' scheme), so long searches keep their expensive results.
+
+use crate::shogi::{Hand, Move};
+
+pub const INF: u32 = 1 << 30;
+
+#[derive(Clone, Copy, Default, Debug)]
+#[repr(C)]
+pub struct Entry {
+    pub key: u64,
+    pub parent: u32,
+    pub hand: Hand,
+    pub pn: u32,
+    pub dn: u32,
+    pub amount: u32,
+    pub len: u16,
+    pub best: Move,
+}
+
+const WAYS: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(128))]
+struct Cluster {
+    e: [Entry; WAYS],
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 32);
+const _: () = assert!(std::mem::size_of::<Cluster>() == 128);
+
+/// Occupancy (permille) at which a garbage collection runs.
+pub const GC_TRIGGER: u32 = 900;
+
+/// What a lookup learned about (board, hand).
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proof hand (pn == 0) or disproof hand (dn == 0) of the matching entry.
+    pub hand: Hand,
+    pub len: u16,
+    pub best: Move,
+    /// Parent tag of the exact-hand entry (for double-count detection), if one exists.
+    pub parent: Option<u32>,
+    pub amount: u32,
+    pub found: bool,
+}
+
+pub struct Table {
+    clusters: Vec<Cluster>,
+    mask: usize,
+    size_mb: usize,
+}
+
+impl Table {
+    /// A table of at most `mb` megabytes (rounded down to a power of two of clusters).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.max(1) << 20;
+        let mut n = 1usize;
+        while n * 2 * std::mem::size_of::<Cluster>() <= bytes {
+            n *= 2;
+        }
+        Table {
+            clusters: vec![Cluster::default(); n],
+            mask: n - 1,
+            size_mb: mb.max(1),
+        }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.size_mb
+    }
+
+    pub fn clear(&mut self) {
+        for c in self.clusters.iter_mut() {
+            *c = Cluster::default();
+        }
+    }
+
+    #[inline(always)]
+    fn cluster_index(&self, key: u64) -> usize {
+        // High bits for the index; the full key is kept in the entry and compared.
+        ((key >> 20) ^ key) as usize & self.mask
+    }
+
+    /// Looks up (key, hand): exact entries give their numbers; dominance gives proofs (our hand
+    /// ⊇ proof hand), disproofs (our hand ⊆ disproof hand) and bounds from unsolved entries.
+    #[inline]
+    pub fn probe(&self, key: u64, hand: Hand) -> Probe {
+        let c = &self.clusters[self.cluster_index(key)];
+        let mut r = Probe {
+            pn: 1,
+            dn: 1,
+            hand,
+            len: 0,
+            best: Move::NONE,
+            parent: None,
+            amount: 0,
+            found: false,
+        };
+        for e in &c.e {
+            if e.key != key {
+                continue;
+            }
+            if e.pn == 0 {
+                if hand.superior_or_equal(e.hand) {
+                    return Probe {
+                        pn: 0,
+                        dn: INF,
+                        hand: e.hand,
+                        len: e.len,
+                        best: e.best,
+                        parent: Some(e.parent),
+                        amount: e.amount,
+                        found: true,
+                    };
+                }
+            } else if e.dn == 0 {
+                if e.hand.superior_or_equal(hand) {
+                    return Probe {
+                        pn: INF,
+                        dn: 0,
+                        hand: e.hand,
+                        len: 0,
+                        best: e.best,
+                        parent: Some(e.parent),
+                        amount: e.amount,
+                        found: true,
+                    };
+                }
+            } else if e.hand == hand {
+                r.pn = r.pn.max(e.pn);
+                r.dn = r.dn.max(e.dn);
+                r.parent = Some(e.parent);
+                r.amount = e.amount;
+                r.best = e.best;
+                r.found = true;
+            } else if hand.superior_or_equal(e.hand) {
+                // More attacker pieces than there: at least as hard to disprove.
+                r.dn = r.dn.max(e.dn);
+            } else if e.hand.superior_or_equal(hand) {
+                // Fewer pieces: at least as hard to prove.
+                r.pn = r.pn.max(e.pn);
+            }
+        }
+        r
+    }
+
+    /// Stores a result. Solved results replace the entries they dominate.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        best: Move,
+        parent: u32,
+        amount: u32,
+    ) {
+        let idx = self.cluster_index(key);
+        let c = &mut self.clusters[idx];
+        let new = Entry {
+            key,
+            parent,
+            hand,
+            pn,
+            dn,
+            amount,
+            len,
+            best,
+        };
+        // Same key and hand: update in place (keep the larger effort).
+        for e in c.e.iter_mut() {
+            if e.key == key && e.hand == hand {
+                if e.pn == 0 || e.dn == 0 {
+                    // Keep a solved entry unless the new one is a shorter proof.
+                    if pn == 0 && e.pn == 0 && len < e.len {
+                        e.len = len;
+                        e.best = best;
+                    }
+                    return;
+                }
+                let amount = amount.max(e.amount);
+                *e = Entry { amount, ..new };
+                return;
+            }
+        }
+        if pn == 0 || dn == 0 {
+            // A proof makes entries of this board with superior hands redundant (and a disproof
+            // those with inferior hands); reuse such a slot.
+            for e in c.e.iter_mut() {
+                if e.key == key
+                    && ((pn == 0 && e.pn != 0 && e.hand.superior_or_equal(hand))
+                        || (dn == 0 && e.dn != 0 && hand.superior_or_equal(e.hand)))
+                {
+                    *e = new;
+                    return;
+                }
+            }
+        }
+        // Empty slot, else the cheapest unsolved one, else the cheapest.
+        let mut victim = 0;
+        let mut best_score = u64::MAX;
+        for (i, e) in c.e.iter().enumerate() {
+            if e.key == 0 {
+                victim = i;
+                break;
+            }
+            let solved = (e.pn == 0 || e.dn == 0) as u64;
+            let score = (solved << 40) | e.amount as u64;
+            if score < best_score {
+                best_score = score;
+                victim = i;
+            }
+        }
+        c.e[victim] = new;
+    }
+
+    /// Occupancy in permille, from the first 1000 clusters.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.clusters.len().min(1000);
+        let used: usize = self.clusters[..n]
+            .iter()
+            .map(|c| c.e.iter().filter(|e| e.key != 0).count())
+            .sum();
+        (used * 1000 / (n * WAYS)) as u32
+    }
+
+    /// Drops every unsolved entry whose effort is at or below the median of a sample.
+    pub fn gc(&mut self) {
+        let n = self.clusters.len().min(4096);
+        let mut sample: Vec<u32> = self.clusters[..n]
+            .iter()
+            .flat_map(|c| c.e.iter())
+            .filter(|e| e.key != 0 && e.pn != 0 && e.dn != 0)
+            .map(|e| e.amount)
+            .collect();
+        if sample.is_empty() {
+            return;
+        }
+        sample.sort_unstable();
+        let median = sample[sample.len() / 2];
+        for c in self.clusters.iter_mut() {
+            for e in c.e.iter_mut() {
+                if e.key != 0 && e.pn != 0 && e.dn != 0 && e.amount <= median {
+                    *e = Entry::default();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::PieceKind;
+
+    fn hand(kinds: &[PieceKind]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &k in kinds {
+            h.add(k);
+        }
+        h
+    }
+
+    #[test]
+    fn proof_and_disproof_dominance() {
+        let mut t = Table::new(1);
+        let g = hand(&[PieceKind::Gold]);
+        let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+        let s = hand(&[PieceKind::Silver]);
+        t.store(42, g, 0, INF, 3, Move::NONE, 0, 1);
+        assert_eq!(t.probe(42, gs).pn, 0, "superior hand reuses the proof");
+        assert_ne!(t.probe(42, s).pn, 0, "other hand does not");
+        assert!(!t.probe(43, gs).found, "other key never matches");
+        t.store(7, gs, INF, 0, 0, Move::NONE, 0, 1);
+        assert_eq!(t.probe(7, g).dn, 0, "inferior hand reuses the disproof");
+        assert_ne!(t.probe(7, hand(&[PieceKind::Rook])).dn, 0);
+    }
+
+    #[test]
+    fn bounds_from_unsolved_entries() {
+        let mut t = Table::new(1);
+        let g = hand(&[PieceKind::Gold]);
+        let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+        t.store(9, g, 5, 7, 0, Move::NONE, 0, 1);
+        let p = t.probe(9, gs);
+        assert_eq!(p.dn, 7, "superior hand: dn at least the inferior's");
+        assert_eq!(p.pn, 1);
+        t.store(9, gs, 4, 2, 0, Move::NONE, 0, 1);
+        let p = t.probe(9, g);
+        assert_eq!(
+            (p.pn, p.dn),
+            (5, 7),
+            "exact entry, pn bounded below by superior's 4"
+        );
+    }
+
+    #[test]
+    fn gc_keeps_solved_and_expensive_entries() {
+        let mut t = Table::new(1);
+        for k in 1..2000u64 {
+            t.store(k << 20, Hand::EMPTY, 3, 3, 0, Move::NONE, 0, k as u32);
+        }
+        t.store(5 << 40, Hand::EMPTY, 0, INF, 1, Move::NONE, 0, 0);
+        t.gc();
+        assert!(t.probe(5 << 40, Hand::EMPTY).found);
+        assert!(t.probe(1999 << 20, Hand::EMPTY).found);
+        assert!(!t.probe(1 << 20, Hand::EMPTY).found);
+    }
+}

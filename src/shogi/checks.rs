@@ -1,0 +1,344 @@
+//! Check generation (every legal move that gives check, and nothing else), evasion existence,
+//! and mate-in-1 detection: what a mate search spends its time on.
+//!
+//! Direct checks are found by reverse attacks: a piece of kind k on square s checks the king on
+//! `ksq` iff a k of the defender's colour on `ksq` would attack s. Discovered checks come from our
+//! pieces that are the sole blocker between the enemy king and one of our sliders (lance
+//! included); such a piece checks with any move that leaves the line. The traps of brief §6
+//! (slider direction, enemy blockers, attacker itself in check, pawn-drop mate on the right square)
+//! are covered by the tests here and by `tests/checks_differential.rs`.
+
+use super::attacks::*;
+use super::bitboard::Bitboard;
+use super::movegen::{can_stand_unpromoted, drop_targets, MoveList};
+use super::mv::Move;
+use super::position::Position;
+use super::types::{Color, PieceKind, Square};
+
+/// Squares from which a piece of `k` (colour `us`) would attack `ksq`, with occupancy `occ`.
+#[inline(always)]
+fn check_squares(us: Color, k: PieceKind, ksq: Square, occ: Bitboard) -> Bitboard {
+    attacks(us.flip(), k, ksq, occ)
+}
+
+#[inline(always)]
+fn is_slider(k: PieceKind) -> bool {
+    matches!(
+        k,
+        PieceKind::Lance
+            | PieceKind::Bishop
+            | PieceKind::Rook
+            | PieceKind::Horse
+            | PieceKind::Dragon
+    )
+}
+
+impl Position {
+    /// Every legal move of the side to move that gives check.
+    pub fn check_moves(&self, list: &mut MoveList) {
+        list.clear();
+        self.gen_checks::<false>(list);
+    }
+
+    /// Whether the side to move has at least one legal checking move.
+    pub fn has_check(&self) -> bool {
+        let mut list = MoveList::new();
+        self.gen_checks::<true>(&mut list);
+        !list.is_empty()
+    }
+
+    /// EARLY: stop after the first move found.
+    fn gen_checks<const EARLY: bool>(&self, list: &mut MoveList) {
+        let us = self.side;
+        let them = us.flip();
+        let Some(ksq) = self.king_square(them) else {
+            return;
+        };
+        if self.in_check() {
+            // The attacker must answer its own check with a move that also checks: rare in
+            // mate problems, so filter the evasions.
+            let mut ev = MoveList::new();
+            self.legal_moves(&mut ev);
+            for &m in ev.as_slice() {
+                if self.gives_check(m) {
+                    list.push(m);
+                    if EARLY {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        let occ = self.occupied();
+        let ours = self.pieces_of(us);
+        let empty = !occ;
+
+        // Drops first: cheapest, and in mate search often the best.
+        let hand = self.hand(us);
+        if !hand.is_empty() {
+            for k in PieceKind::HAND {
+                if !hand.has(k) {
+                    continue;
+                }
+                let targets = drop_targets(self, us, k, check_squares(us, k, ksq, occ) & empty);
+                for to in targets {
+                    if k == PieceKind::Pawn && self.is_pawn_drop_mate(to) {
+                        continue;
+                    }
+                    list.push(Move::drop(k, to));
+                    if EARLY {
+                        return;
+                    }
+                }
+            }
+        }
+
+        let my_ksq = self.king_square(us);
+        let pinned = self.pinned();
+        let discoverers = self.slider_blockers_at(ksq, them, us) & ours;
+
+        // Check squares of non-sliding kinds do not depend on which piece moves: compute once.
+        let mut step_csq = [Bitboard::EMPTY; 14];
+        for k in [
+            PieceKind::Pawn,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Gold,
+        ] {
+            step_csq[k.index()] = check_squares(us, k, ksq, occ);
+        }
+        let near = king_attack(ksq);
+
+        let movers = ours.and_not(self.pieces_kind(PieceKind::King));
+        for from in movers {
+            let kind = self.board[from.index()].kind();
+            let is_disc = discoverers.has(from);
+            let occ_wo = occ.and_not(Bitboard::from_square(from));
+            // Squares where this piece (as moved, promoted or not) would check.
+            let csq_of = |k: PieceKind| -> Bitboard {
+                if is_slider(k) {
+                    check_squares(us, k, ksq, occ_wo)
+                } else if k.is_gold_like() {
+                    step_csq[PieceKind::Gold.index()]
+                } else if k == PieceKind::King {
+                    near
+                } else {
+                    step_csq[k.index()]
+                }
+            };
+            let mut att = attacks(us, kind, from, occ).and_not(ours);
+            if let Some(mk) = my_ksq {
+                if pinned.has(from) {
+                    att &= line(mk, from);
+                }
+            }
+            if att.is_empty() {
+                continue;
+            }
+            let can_promote = kind.can_promote();
+            let promo_kind = if can_promote { kind.promote() } else { kind };
+            let csq = csq_of(kind);
+            let csq_p = if can_promote {
+                csq_of(promo_kind)
+            } else {
+                Bitboard::EMPTY
+            };
+            let disc_line = if is_disc {
+                line(ksq, from)
+            } else {
+                Bitboard::ALL
+            };
+            // Off the line, a discoverer checks whatever it does.
+            let off_line = if is_disc {
+                att.and_not(disc_line)
+            } else {
+                Bitboard::EMPTY
+            };
+            let cand = att & (csq | csq_p | off_line);
+            let from_zone = from.in_promotion_zone(us);
+            for to in cand {
+                let disc = off_line.has(to);
+                if can_promote && (from_zone || to.in_promotion_zone(us)) {
+                    if disc || csq_p.has(to) {
+                        list.push(Move::normal(from, to, true));
+                        if EARLY {
+                            return;
+                        }
+                    }
+                    if can_stand_unpromoted(us, kind, to) && (disc || csq.has(to)) {
+                        list.push(Move::normal(from, to, false));
+                        if EARLY {
+                            return;
+                        }
+                    }
+                } else if disc || csq.has(to) {
+                    list.push(Move::normal(from, to, false));
+                    if EARLY {
+                        return;
+                    }
+                }
+            }
+        }
+
+        // Our king can only give discovered check.
+        if let Some(mk) = my_ksq {
+            if discoverers.has(mk) {
+                let occ_wo = occ.and_not(Bitboard::from_square(mk));
+                let dests = king_attack(mk).and_not(ours).and_not(line(ksq, mk));
+                for to in dests {
+                    if !self.is_attacked(them, to, occ_wo) {
+                        list.push(Move::normal(mk, to, false));
+                        if EARLY {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move, which must be in check, has any legal move. Returns at the first
+    /// one found; cheaper than generating all evasions.
+    pub fn has_evasion(&self) -> bool {
+        debug_assert!(self.in_check());
+        let us = self.side;
+        let them = us.flip();
+        let ksq = match self.king_square(us) {
+            Some(k) => k,
+            None => return false,
+        };
+        let occ = self.occupied();
+        let occ_wo = occ.and_not(Bitboard::from_square(ksq));
+        for to in king_attack(ksq).and_not(self.pieces_of(us)) {
+            if !self.is_attacked(them, to, occ_wo) {
+                return true;
+            }
+        }
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            return false;
+        }
+        let c = checkers.lsb();
+        let block = between(ksq, c);
+        let pinned = self.pinned();
+        // Capture of the checker, or a board move into the line.
+        let defenders = self
+            .pieces_of(us)
+            .and_not(self.pieces_kind(PieceKind::King));
+        // Cheap pre-filter: pieces that attack the checker's square directly.
+        for d in self.attackers_to(us, c, occ) & defenders {
+            if !pinned.has(d) || line(ksq, d).has(c) {
+                return true;
+            }
+        }
+        if block.is_nonempty() {
+            // Drops: any piece in hand that may stand on some blocking square.
+            let hand = self.hand(us);
+            if !hand.is_empty() {
+                for k in PieceKind::HAND {
+                    if hand.has(k) {
+                        for to in drop_targets(self, us, k, block) {
+                            let pawn_mate = k == PieceKind::Pawn
+                                && self
+                                    .king_square(them)
+                                    .is_some_and(|tk| pawn_attack(us, to).has(tk))
+                                && self.is_pawn_drop_mate(to);
+                            if !pawn_mate {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+            // Any piece that attacks a blocking square can move there (promoted if it could
+            // not stand unpromoted), so an unpinned attacker is enough.
+            for b in block {
+                for d in self.attackers_to(us, b, occ) & defenders {
+                    if !pinned.has(d) || line(ksq, d).has(b) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move is in check and has no legal move.
+    #[inline]
+    pub fn is_checkmated(&self) -> bool {
+        self.in_check() && !self.has_evasion()
+    }
+
+    /// A checking move of the side to move that mates at once, if any.
+    pub fn mate_in_one(&mut self) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.check_moves(&mut list);
+        self.mate_in_one_from(&list)
+    }
+
+    /// As `mate_in_one`, over an already generated check list.
+    pub fn mate_in_one_from(&mut self, checks: &MoveList) -> Option<Move> {
+        for &m in checks.as_slice() {
+            self.do_move(m);
+            let mated = !self.has_evasion();
+            self.undo_move();
+            if mated {
+                return Some(m);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checks(sfen: &str) -> Vec<String> {
+        let p = Position::from_sfen(sfen).unwrap();
+        let mut l = MoveList::new();
+        p.check_moves(&mut l);
+        let mut v: Vec<String> = l.iter().map(|m| m.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    /// Slow reference: legal moves filtered by "the opponent is in check after the move".
+    fn slow_checks(sfen: &str) -> Vec<String> {
+        let mut p = Position::from_sfen(sfen).unwrap();
+        let legal = p.legal_move_list();
+        let mut v = vec![];
+        for &m in legal.as_slice() {
+            p.do_move(m);
+            if p.in_check() {
+                v.push(m.to_string());
+            }
+            p.undo_move();
+        }
+        v.sort();
+        v
+    }
+
+    /// The four positions of brief §6 where haitaka 0.3.2's check generator goes wrong.
+    #[test]
+    fn brief_section_6_positions() {
+        for (sfen, n) in [
+            ("8k/9/6S2/9/4R4/9/9/9/K8 b - 1", 5),
+            ("9/9/4L4/9/4G4/9/4k4/9/K8 b - 1", 1),
+            ("4k4/4p4/9/4S4/9/9/9/9/K3R4 b - 1", 0),
+            ("4k4/9/9/9/9/9/9/9/r3K4 b G 1", 0),
+        ] {
+            let c = checks(sfen);
+            assert_eq!(c.len(), n, "{sfen}: {c:?}");
+            assert_eq!(c, slow_checks(sfen), "{sfen}");
+        }
+    }
+
+    #[test]
+    fn mate_in_one_head_gold() {
+        let mut p = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        assert_eq!(p.mate_in_one().map(|m| m.to_string()), Some("G*5b".into()));
+        let mut p = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1").unwrap();
+        assert_eq!(p.mate_in_one(), None);
+    }
+}
