@@ -1,28 +1,765 @@
-//! df-pn search (work in progress in this commit).
-use super::*;
+//! df-pn (Nagai 2002) with df-pn+ initial estimates, hand-dominance table, path-dependent
+//! repetition handling (GHI), and a double-count guard.
+//!
+//! Conventions: OR nodes have the attacker to move, AND nodes the defender. pn is the proof
+//! number, dn the disproof number, from the attacker's point of view at both kinds of node.
+//! The attacker's hand is what the table stores beside the board key.
+//!
+//! - Thresholds: the best child gets `min(th_pn, pn2 + 1)` (KomoringHeights) or, with
+//!   `Threshold::Epsilon`, `min(th_pn, max(pn2 + 1, ⌈pn2·(1+ε)⌉))` (the 1+ε trick, Pawlewicz &
+//!   Lew 2007), which lets a child run longer before control returns and cuts re-expansions.
+//! - Initial numbers (df-pn+): a fresh AND child of an OR node starts with pn = its number of
+//!   evasions, drops onto one square counted once (each needs its own proof), found while testing
+//!   the check for mate-in-1; a fresh OR child starts at (1, 1).
+//! - Proof hands (OR: child's proof hand plus the dropped piece / minus the captured one; AND:
+//!   per-kind max over children, plus every piece the defender could have interposed had the
+//!   attacker not held it) and disproof hands (OR: per-kind min over children converted back,
+//!   without kinds the attacker lacks, since holding one might enable a checking drop; AND: the
+//!   refuting child's, capped at our count of a kind the defender dropped).
+//! - Repetition (GHI, Kishimoto & Müller 2004): a position whose board equals an ancestor's on
+//!   the current path with an attacker hand no better is a failure *on this path only*. Such
+//!   results carry `rep = true` up the tree and are never stored as disproofs; parents keep them
+//!   in their local child list for the duration of their own search, which is exactly the path
+//!   on which they hold.
+//! - Double counting (seed 002): a child whose table entry was created under another parent is
+//!   reached by a confluence; its δ is combined by max instead of sum (a cheap form of the
+//!   SNDA idea), so a shared subtree is not counted twice.
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+use super::pv;
+use super::tt::{Table, INF};
+use super::*;
+use crate::shogi::attacks::between;
+use crate::shogi::movegen::drop_targets;
+use crate::shogi::{Color, Hand, MoveList, PieceKind};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// How the selected child's threshold is set.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum Threshold {
+    /// `min(th, second + 1)`, as KomoringHeights.
+    #[default]
     KhPlusOne,
+    /// The 1+ε trick with this ε.
     Epsilon(f32),
 }
 
-impl Default for Threshold {
-    fn default() -> Self {
-        Threshold::KhPlusOne
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    pn: u32,
+    dn: u32,
+    /// Proof hand (pn == 0) or disproof hand (dn == 0) of the child, in the child's hand terms.
+    hand: Hand,
+    len: u16,
+    rep: bool,
+    foreign: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NodeResult {
+    pub pn: u32,
+    pub dn: u32,
+    pub hand: Hand,
+    pub len: u16,
+    pub rep: bool,
+    /// The proving move (OR node proven).
+    pub best: Move,
+}
+
+/// Nodes between polls of the stop flag, clock and node limit: a few milliseconds at most.
+const POLL_INTERVAL: u64 = 1024;
+/// Nodes between occupancy checks (and garbage collections).
+const GC_CHECK_INTERVAL: u64 = 1 << 16;
+
+pub(super) struct Search<'a> {
+    pub tt: &'a mut Table,
+    pub attacker: Color,
+    pub salt: u64,
+    pub nodes: u64,
+    children: Vec<Child>,
+    path: Vec<(u64, Hand)>,
+    path_filter: Vec<u16>,
+    stop: &'a AtomicBool,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    pub aborted: Option<UnknownReason>,
+    next_poll: u64,
+    next_gc_check: u64,
+    info_interval: Option<Duration>,
+    next_info: Option<Instant>,
+    progress: &'a mut dyn FnMut(&Progress),
+    pub max_plies: u32,
+    pub depth_cutoffs: u64,
+    threshold: Threshold,
+    /// A verified line proven earlier in this solve (reported on stop).
+    pub best_line: Option<Vec<Move>>,
+}
+
+#[inline(always)]
+fn tag(key: u64) -> u32 {
+    (key >> 32) as u32 | 1
+}
+
+/// Hand with one more `k`, kept within the field (and within the real piece count).
+#[inline]
+fn plus(mut h: Hand, k: PieceKind) -> Hand {
+    if h.count(k) < Hand::FULL.count(k) {
+        h.add(k);
+    }
+    h
+}
+
+#[inline]
+fn minus(mut h: Hand, k: PieceKind) -> Hand {
+    if h.has(k) {
+        h.sub(k);
+    }
+    h
+}
+
+/// Material signature: two positions share table entries only if their total material per kind
+/// is equal, because the defender's hand is implied by board + attacker hand only then.
+fn material_salt(pos: &Position) -> u64 {
+    let mut counts = [0u64; 8];
+    for sq in crate::shogi::Square::all() {
+        let p = pos.piece_on(sq);
+        if !p.is_empty() {
+            counts[p.kind().unpromote().index()] += 1;
+        }
+    }
+    for c in Color::ALL {
+        for k in PieceKind::HAND {
+            counts[k.index()] += pos.hand(c).count(k) as u64;
+        }
+    }
+    let mut h = 0x243F_6A88_85A3_08D3u64;
+    for (i, n) in counts.iter().enumerate() {
+        h = (h ^ (n << (i * 5))).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    // Keep bit 0 (side to move) untouched so OR and AND keys stay distinct.
+    h & !1
+}
+
+impl<'a> Search<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tt: &'a mut Table,
+        root: &Position,
+        limits: &Limits,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(&Progress),
+        threshold: Threshold,
+    ) -> Search<'a> {
+        let start = Instant::now();
+        Search {
+            tt,
+            attacker: root.side_to_move(),
+            salt: material_salt(root),
+            nodes: 0,
+            children: Vec::with_capacity(1 << 16),
+            path: Vec::with_capacity(4096),
+            path_filter: vec![0; 1 << 16],
+            stop,
+            start,
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes,
+            aborted: None,
+            next_poll: POLL_INTERVAL,
+            next_gc_check: GC_CHECK_INTERVAL,
+            info_interval: limits.info_interval,
+            next_info: limits.info_interval.map(|i| start + i),
+            progress,
+            max_plies: limits.max_plies.unwrap_or(u32::MAX),
+            depth_cutoffs: 0,
+            threshold,
+            best_line: None,
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+        }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = Some(UnknownReason::Stopped);
+            return;
+        }
+        let now = Instant::now();
+        if let Some(d) = self.deadline {
+            if now >= d {
+                self.aborted = Some(UnknownReason::Time);
+                return;
+            }
+        }
+        if let Some(n) = self.node_limit {
+            if self.nodes >= n {
+                self.aborted = Some(UnknownReason::Nodes);
+                return;
+            }
+        }
+        if let (Some(next), Some(iv)) = (self.next_info, self.info_interval) {
+            if now >= next {
+                self.next_info = Some(now + iv);
+                let p = Progress {
+                    stats: self.stats(),
+                    pv: self.best_line.clone(),
+                };
+                (self.progress)(&p);
+            }
+        }
+        if self.nodes >= self.next_gc_check {
+            self.next_gc_check = self.nodes + GC_CHECK_INTERVAL;
+            if self.tt.hashfull() >= super::tt::GC_TRIGGER {
+                let t = Instant::now();
+                self.tt.gc();
+                log::info!(
+                    "table gc at {} nodes: {} ms, hashfull now {}",
+                    self.nodes,
+                    t.elapsed().as_millis(),
+                    self.tt.hashfull()
+                );
+            }
+        }
+    }
+
+    /// Forces a poll on the next node (used when leaving long non-search work).
+    pub fn check_abort(&mut self) -> bool {
+        self.poll();
+        self.aborted.is_some()
+    }
+
+    #[inline(always)]
+    fn key(&self, pos: &Position) -> u64 {
+        pos.board_key() ^ self.salt
+    }
+
+    #[inline]
+    pub fn path_push(&mut self, key: u64, hand: Hand) {
+        self.path.push((key, hand));
+        self.path_filter[(key >> 48) as usize] += 1;
+    }
+
+    #[inline]
+    pub fn path_pop(&mut self) {
+        let (key, _) = self.path.pop().expect("path underflow");
+        self.path_filter[(key >> 48) as usize] -= 1;
+    }
+
+    pub fn path_clear(&mut self) {
+        while !self.path.is_empty() {
+            self.path_pop();
+        }
+    }
+
+    /// The position (key, hand) repeats an ancestor's board with an attacker hand no better.
+    #[inline]
+    fn on_path(&self, key: u64, hand: Hand) -> bool {
+        if self.path_filter[(key >> 48) as usize] == 0 {
+            return false;
+        }
+        self.path
+            .iter()
+            .rev()
+            .any(|&(k, h)| k == key && h.superior_or_equal(hand))
+    }
+
+    /// Proof hand of an AND node (defender in check) where the proof relies on the defender's
+    /// current hand: every kind the defender lacks but could drop on a square between the king
+    /// and a single checker would be in its hand if we held fewer, so we must keep all of ours.
+    fn add_interposition_pieces(&self, pos: &Position, mut ph: Hand) -> Hand {
+        let defender = pos.side_to_move();
+        let checkers = pos.checkers();
+        if checkers.is_empty() || checkers.more_than_one() {
+            return ph;
+        }
+        let Some(ksq) = pos.king_square(defender) else {
+            return ph;
+        };
+        let block = between(ksq, checkers.lsb());
+        if block.is_empty() {
+            return ph;
+        }
+        let dh = pos.hand(defender);
+        let ah = pos.hand(self.attacker);
+        for k in PieceKind::HAND {
+            if dh.count(k) == 0
+                && ah.count(k) > ph.count(k)
+                && drop_targets(pos, defender, k, block).is_nonempty()
+            {
+                ph.set_count(k, ah.count(k));
+            }
+        }
+        ph
+    }
+
+    /// Disproof hand of an OR node with no check at all: more of a kind we already hold adds no
+    /// move, a kind we lack might (a drop), so held kinds may grow to the maximum, others stay 0.
+    fn no_check_disproof_hand(hand: Hand) -> Hand {
+        let mut dh = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            if hand.has(k) {
+                dh.set_count(k, Hand::FULL.count(k));
+            }
+        }
+        dh
+    }
+
+    /// Counts evasions for the df-pn+ estimate; drops onto one square count once. Returns 0 for
+    /// checkmate.
+    fn evasion_estimate(pos: &Position) -> u32 {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let mut drop_squares = crate::shogi::Bitboard::EMPTY;
+        let mut n = 0;
+        for m in list.iter() {
+            if m.is_drop() {
+                drop_squares.set(m.to());
+            } else {
+                n += 1;
+            }
+        }
+        n + drop_squares.count()
+    }
+
+    /// The df-pn MID procedure on `pos` (which is on the path already).
+    pub fn mid(&mut self, pos: &mut Position, th_pn: u32, th_dn: u32, ply: u32) -> NodeResult {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        let hand = pos.hand(self.attacker);
+        let key = self.key(pos);
+        let or = pos.side_to_move() == self.attacker;
+        let node_start = self.nodes;
+        if self.aborted.is_some() {
+            return NodeResult {
+                pn: 1,
+                dn: 1,
+                hand,
+                len: 0,
+                rep: false,
+                best: Move::NONE,
+            };
+        }
+
+        let mut list = MoveList::new();
+        if or {
+            pos.check_moves(&mut list);
+        } else {
+            pos.legal_moves(&mut list);
+        }
+        if list.is_empty() {
+            return if or {
+                let dh = Self::no_check_disproof_hand(hand);
+                self.tt.store(key, dh, INF, 0, 0, Move::NONE, 0, 1);
+                NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: dh,
+                    len: 0,
+                    rep: false,
+                    best: Move::NONE,
+                }
+            } else {
+                let ph = self.add_interposition_pieces(pos, Hand::EMPTY);
+                self.tt.store(key, ph, 0, INF, 0, Move::NONE, 0, 1);
+                NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: ph,
+                    len: 0,
+                    rep: false,
+                    best: Move::NONE,
+                }
+            };
+        }
+
+        // Expand: one child record per move, initialised from the table or estimated.
+        let base = self.children.len();
+        let my_tag = tag(key);
+        for &m in list.as_slice() {
+            pos.do_move(m);
+            let ck = self.key(pos);
+            let chand = pos.hand(self.attacker);
+            let mut c = Child {
+                mv: m,
+                pn: 1,
+                dn: 1,
+                hand: chand,
+                len: 0,
+                rep: false,
+                foreign: false,
+            };
+            if self.on_path(ck, chand) {
+                c.pn = INF;
+                c.dn = 0;
+                c.rep = true;
+            } else if !or && ply + 1 >= self.max_plies {
+                // The attacker would move at or past the length limit: no mate within it here.
+                self.depth_cutoffs += 1;
+                c.pn = INF;
+                c.dn = 0;
+                c.rep = true;
+            } else {
+                let p = self.tt.probe(ck, chand);
+                if p.found {
+                    c.pn = p.pn;
+                    c.dn = p.dn;
+                    c.hand = p.hand;
+                    c.len = p.len;
+                    c.foreign = p.parent.is_some_and(|t| t != my_tag) && p.pn != 0 && p.dn != 0;
+                } else if or {
+                    // Fresh AND child: count the defender's answers (0 = mate in one).
+                    let n = Self::evasion_estimate(pos);
+                    if n == 0 {
+                        let ph = self.add_interposition_pieces(pos, Hand::EMPTY);
+                        self.tt.store(ck, ph, 0, INF, 0, Move::NONE, my_tag, 1);
+                        c.pn = 0;
+                        c.dn = INF;
+                        c.hand = ph;
+                    } else {
+                        c.pn = n.max(p.pn);
+                        c.dn = p.dn;
+                    }
+                } else {
+                    c.pn = p.pn;
+                    c.dn = p.dn;
+                }
+            }
+            pos.undo_move();
+            let solved_now = if or { c.pn == 0 } else { c.dn == 0 && !c.rep };
+            self.children.push(c);
+            if solved_now {
+                break;
+            }
+        }
+
+        let result = self.mid_loop(pos, or, key, hand, th_pn, th_dn, ply, base);
+        self.children.truncate(base);
+
+        if self.aborted.is_none() {
+            let amount = (self.nodes - node_start).min(u32::MAX as u64) as u32;
+            if result.pn == 0 || (result.dn == 0 && !result.rep) {
+                let best = result.best;
+                self.tt.store(
+                    key,
+                    result.hand,
+                    result.pn,
+                    result.dn,
+                    result.len,
+                    best,
+                    my_tag_parent(self),
+                    amount,
+                );
+            } else if result.dn != 0 {
+                self.tt.store(
+                    key,
+                    hand,
+                    result.pn,
+                    result.dn,
+                    0,
+                    Move::NONE,
+                    my_tag_parent(self),
+                    amount,
+                );
+            }
+        }
+        result
+    }
+}
+
+/// Tag of the parent of the node being stored (the previous path entry), 0 at the root.
+#[inline(always)]
+fn my_tag_parent(s: &Search) -> u32 {
+    let n = s.path.len();
+    if n >= 2 {
+        tag(s.path[n - 2].0)
+    } else {
+        0
+    }
+}
+
+impl<'a> Search<'a> {
+    /// Aggregates the children [base..] into the node's (pn, dn).
+    #[inline]
+    fn aggregate(&self, or: bool, base: usize) -> (u32, u32) {
+        let ch = &self.children[base..];
+        // φ: min over children of the "easy" number; δ: sum of the other, own children summed
+        // and confluent (foreign) children by max.
+        let mut min_v = INF;
+        let mut sum_own: u64 = 0;
+        let mut max_foreign: u32 = 0;
+        for c in ch {
+            let (phi, delta) = if or { (c.pn, c.dn) } else { (c.dn, c.pn) };
+            min_v = min_v.min(phi);
+            if c.foreign {
+                max_foreign = max_foreign.max(delta);
+            } else {
+                sum_own += delta as u64;
+            }
+        }
+        let sum = (sum_own + max_foreign as u64).min(INF as u64) as u32;
+        let sum = if min_v == 0 { INF } else { sum.min(INF - 1) };
+        if or {
+            (min_v, sum)
+        } else {
+            (sum, min_v)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mid_loop(
+        &mut self,
+        pos: &mut Position,
+        or: bool,
+        key: u64,
+        hand: Hand,
+        th_pn: u32,
+        th_dn: u32,
+        ply: u32,
+        base: usize,
+    ) -> NodeResult {
+        loop {
+            let (pn, dn) = self.aggregate(or, base);
+            if pn == 0 || dn == 0 {
+                return self.finish(pos, or, hand, base, pn, dn);
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
+                return NodeResult {
+                    pn,
+                    dn,
+                    hand,
+                    len: 0,
+                    rep: false,
+                    best: Move::NONE,
+                };
+            }
+            // Select the child with the smallest φ (pn at OR, dn at AND); ties keep the first.
+            let ch = &self.children[base..];
+            let mut best = 0;
+            let mut best_phi = INF + 1;
+            let mut second_phi = INF;
+            for (i, c) in ch.iter().enumerate() {
+                let phi = if or { c.pn } else { c.dn };
+                if phi < best_phi {
+                    second_phi = best_phi;
+                    best_phi = phi;
+                    best = i;
+                } else if phi < second_phi {
+                    second_phi = phi;
+                }
+            }
+            let second_phi = second_phi.min(INF);
+            let c = self.children[base + best];
+            let (node_phi_th, node_delta_th, node_delta) = if or {
+                (th_pn, th_dn, dn)
+            } else {
+                (th_dn, th_pn, pn)
+            };
+            let child_delta = if or { c.dn } else { c.pn };
+            let child_phi_th = match self.threshold {
+                Threshold::KhPlusOne => node_phi_th.min(second_phi.saturating_add(1)),
+                Threshold::Epsilon(eps) => {
+                    let scaled = (second_phi as f64 * (1.0 + eps as f64)).ceil() as u64;
+                    let t = scaled.max(second_phi as u64 + 1).min(INF as u64) as u32;
+                    node_phi_th.min(t)
+                }
+            };
+            let child_delta_th = if node_delta_th >= INF {
+                INF
+            } else {
+                (node_delta_th - node_delta)
+                    .saturating_add(child_delta)
+                    .min(INF)
+            };
+            let (cth_pn, cth_dn) = if or {
+                (child_phi_th, child_delta_th)
+            } else {
+                (child_delta_th, child_phi_th)
+            };
+
+            pos.do_move(c.mv);
+            let ck = self.key(pos);
+            let chand = pos.hand(self.attacker);
+            self.path_push(ck, chand);
+            let r = self.mid(pos, cth_pn, cth_dn, ply + 1);
+            self.path_pop();
+            pos.undo_move();
+
+            let slot = &mut self.children[base + best];
+            slot.pn = r.pn;
+            slot.dn = r.dn;
+            slot.hand = r.hand;
+            slot.len = r.len;
+            slot.rep = r.rep;
+            slot.foreign = false;
+            let _ = key;
+        }
+    }
+
+    /// Builds the result of a solved node (pn == 0 or dn == 0) from its children.
+    fn finish(
+        &mut self,
+        pos: &Position,
+        or: bool,
+        hand: Hand,
+        base: usize,
+        pn: u32,
+        dn: u32,
+    ) -> NodeResult {
+        let ch = &self.children[base..];
+        let mut r = NodeResult {
+            pn,
+            dn,
+            hand,
+            len: 0,
+            rep: false,
+            best: Move::NONE,
+        };
+        if or {
+            if pn == 0 {
+                // Proven by the shortest proven child.
+                let c = ch
+                    .iter()
+                    .filter(|c| c.pn == 0)
+                    .min_by_key(|c| c.len)
+                    .expect("a proven child");
+                let mut ph = c.hand;
+                if c.mv.is_drop() {
+                    ph = plus(ph, c.mv.drop_kind());
+                } else {
+                    let cap = pos.piece_on(c.mv.to());
+                    if !cap.is_empty() {
+                        ph = minus(ph, cap.kind().unpromote());
+                    }
+                }
+                r.hand = ph.min(hand);
+                r.len = c.len.saturating_add(1);
+                r.best = c.mv;
+                r.dn = INF;
+            } else {
+                // Every check fails: the weakest common disproof hand.
+                let mut dh = Hand::FULL;
+                for c in ch {
+                    let mut h = c.hand;
+                    if c.mv.is_drop() {
+                        h = plus(h, c.mv.drop_kind());
+                    } else {
+                        let cap = pos.piece_on(c.mv.to());
+                        if !cap.is_empty() {
+                            h = minus(h, cap.kind().unpromote());
+                        }
+                    }
+                    dh = dh.min(h);
+                    r.rep |= c.rep;
+                }
+                // A kind we lack might give a checking drop if we had it.
+                for k in PieceKind::HAND {
+                    if !hand.has(k) {
+                        dh.set_count(k, 0);
+                    }
+                }
+                r.hand = dh.max(hand);
+                r.pn = INF;
+            }
+        } else if pn == 0 {
+            // Every evasion is mated: the union of proof hands, and interposition pieces.
+            let mut ph = Hand::EMPTY;
+            let mut len = 0u16;
+            for c in ch {
+                ph = ph.max(c.hand);
+                len = len.max(c.len);
+            }
+            r.hand = self.add_interposition_pieces(pos, ph).min(hand);
+            r.len = len.saturating_add(1);
+            r.dn = INF;
+        } else {
+            // Refuted: prefer a refutation that does not depend on the path.
+            let c = ch
+                .iter()
+                .filter(|c| c.dn == 0)
+                .min_by_key(|c| c.rep)
+                .expect("a disproven child");
+            let mut dh = c.hand;
+            if c.mv.is_drop() {
+                let k = c.mv.drop_kind();
+                dh.set_count(k, dh.count(k).min(hand.count(k)));
+            }
+            r.hand = dh.max(hand);
+            r.rep = c.rep;
+            r.pn = INF;
+        }
+        r
     }
 }
 
 pub(super) fn solve(
-    _s: &mut Solver,
-    _pos: &Position,
-    _limits: &Limits,
-    _stop: &AtomicBool,
-    _progress: &mut dyn FnMut(&Progress),
+    solver: &mut Solver,
+    root: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
+    let threshold = solver.threshold;
+    let mut s = Search::new(&mut solver.tt, root, limits, stop, progress, threshold);
+    let mut pos = root.clone();
+    let outcome = run_root(&mut s, &mut pos, limits);
+    let stats = s.stats();
     SearchResult {
-        outcome: Outcome::Unknown(UnknownReason::Stopped),
-        stats: Stats::default(),
-        best_mate: None,
+        best_mate: s.best_line.clone(),
+        outcome,
+        stats,
     }
+}
+
+/// Proves or disproves the root (the path holds just the root), then reads and verifies the line.
+pub(super) fn prove(s: &mut Search, pos: &mut Position) -> NodeResult {
+    s.path_clear();
+    let key = s.key(pos);
+    s.path_push(key, pos.hand(s.attacker));
+    let r = s.mid(pos, INF, INF, 0);
+    s.path_pop();
+    r
+}
+
+fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
+    let r = prove(s, pos);
+    if let Some(reason) = s.aborted.clone() {
+        return Outcome::Unknown(reason);
+    }
+    if r.dn == 0 {
+        if s.depth_cutoffs > 0 {
+            return Outcome::Unknown(UnknownReason::Depth);
+        }
+        return Outcome::NoMate;
+    }
+    if r.pn != 0 {
+        return Outcome::Unknown(UnknownReason::Unverified(format!(
+            "root left unsolved (pn {}, dn {})",
+            r.pn, r.dn
+        )));
+    }
+    let line = match pv::extract(s, pos) {
+        Ok(l) => l,
+        Err(e) => {
+            if let Some(reason) = s.aborted.clone() {
+                return Outcome::Unknown(reason);
+            }
+            log::warn!("mate proven but no verified line: {e}");
+            return Outcome::Unknown(UnknownReason::Unverified(e));
+        }
+    };
+    s.best_line = Some(line.clone());
+    let _ = limits;
+    Outcome::Mate(line)
 }

@@ -1,1 +1,160 @@
+//! Reading the mating line out of the table, and verifying it by replay before anyone sees it.
+//!
+//! At attacker nodes we follow the proven check with the shortest stored length, at defender
+//! nodes the proven evasion with the longest; an entry missing from the table (replaced, or
+//! collected) is proven again on the spot. The line is then replayed from the root with the full
+//! legal move generator: every attacker move legal and checking, every defender move legal, the
+//! final position checkmate. A line that fails is never returned.
 
+use super::dfpn::Search;
+use super::tt::INF;
+use crate::shogi::{Move, MoveList, Position};
+
+/// Longest line we are willing to read (far above any known problem).
+const MAX_LINE: usize = 20_000;
+
+pub(super) fn extract(s: &mut Search, root: &Position) -> Result<Vec<Move>, String> {
+    let mut pos = root.clone();
+    let mut line: Vec<Move> = Vec::new();
+    let mut seen: Vec<u64> = Vec::new();
+    loop {
+        if line.len() > MAX_LINE {
+            return Err(format!("line longer than {MAX_LINE} plies"));
+        }
+        if seen.contains(&pos.key()) {
+            return Err(format!("line repeats a position at ply {}", line.len()));
+        }
+        seen.push(pos.key());
+        let or = pos.side_to_move() == s.attacker;
+        let mut list = MoveList::new();
+        if or {
+            pos.check_moves(&mut list);
+        } else {
+            pos.legal_moves(&mut list);
+        }
+        if list.is_empty() {
+            if or {
+                return Err(format!("no check at ply {} of a proven line", line.len()));
+            }
+            break;
+        }
+        let mut chosen = None;
+        for attempt in 0..3 {
+            match pick(s, &mut pos, &list, or) {
+                Pick::Chosen(m) => {
+                    chosen = Some(m);
+                    break;
+                }
+                Pick::Refuted(m) => {
+                    return Err(format!(
+                        "defence {m} refutes the stored proof at ply {}",
+                        line.len()
+                    ))
+                }
+                Pick::Missing(missing) => {
+                    // Prove again what the table lost, with the line so far as the path.
+                    if s.check_abort() {
+                        return Err("stopped while reading the line".into());
+                    }
+                    log::debug!("pv: re-proving at ply {} (attempt {attempt})", line.len());
+                    if or {
+                        reprove(s, root, &line, None);
+                    } else {
+                        for m in missing {
+                            reprove(s, root, &line, Some(m));
+                        }
+                    }
+                    if s.aborted.is_some() {
+                        return Err("stopped while reading the line".into());
+                    }
+                }
+            }
+        }
+        let Some(m) = chosen else {
+            return Err(format!("could not re-prove ply {}", line.len()));
+        };
+        line.push(m);
+        pos.do_move(m);
+    }
+    verify(root, &line)?;
+    Ok(line)
+}
+
+enum Pick {
+    Chosen(Move),
+    Refuted(Move),
+    Missing(Vec<Move>),
+}
+
+fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool) -> Pick {
+    let mut best: Option<(Move, u16, bool)> = None;
+    let mut missing = Vec::new();
+    for &m in list.as_slice() {
+        pos.do_move(m);
+        let key = pos.board_key() ^ s.salt;
+        let p = s.tt.probe(key, pos.hand(s.attacker));
+        pos.undo_move();
+        if p.pn == 0 {
+            let better = match best {
+                None => true,
+                Some((_, l, drop)) => {
+                    if or {
+                        p.len < l
+                    } else {
+                        // Longest defence; on equal length a board move before a drop.
+                        p.len > l || (p.len == l && drop && !m.is_drop())
+                    }
+                }
+            };
+            if better {
+                best = Some((m, p.len, m.is_drop()));
+            }
+        } else if !or {
+            if p.dn == 0 {
+                return Pick::Refuted(m);
+            }
+            missing.push(m);
+        }
+    }
+    match best {
+        Some((m, _, _)) if or || missing.is_empty() => Pick::Chosen(m),
+        _ => Pick::Missing(missing),
+    }
+}
+
+/// Proves the node at the end of `line` (plus `extra`, if given) again, with the line as path.
+fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) {
+    let mut pos = root.clone();
+    s.path_clear();
+    let k = pos.board_key() ^ s.salt;
+    s.path_push(k, pos.hand(s.attacker));
+    for &m in line.iter().chain(extra.iter()) {
+        pos.do_move(m);
+        let k = pos.board_key() ^ s.salt;
+        s.path_push(k, pos.hand(s.attacker));
+    }
+    let ply = (line.len() + extra.is_some() as usize) as u32;
+    let _ = s.mid(&mut pos, INF, INF, ply);
+    s.path_clear();
+}
+
+/// Replays `line` from `root` with the full legal move generator.
+pub fn verify(root: &Position, line: &[Move]) -> Result<(), String> {
+    if line.len() % 2 == 0 {
+        return Err(format!("line has even length {}", line.len()));
+    }
+    let mut pos = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !pos.legal_move_list().contains(m) {
+            return Err(format!("ply {}: {m} is not legal", i + 1));
+        }
+        pos.do_move(m);
+        if i % 2 == 0 && !pos.in_check() {
+            return Err(format!("ply {}: attacker move {m} does not check", i + 1));
+        }
+    }
+    if !pos.in_check() || !pos.legal_move_list().is_empty() {
+        return Err("final position is not checkmate".into());
+    }
+    Ok(())
+}

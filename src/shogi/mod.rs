@@ -7,6 +7,7 @@ pub mod checks;
 pub mod hand;
 pub mod movegen;
 pub mod mv;
+pub mod notation;
 pub mod position;
 pub mod sfen;
 pub mod types;

@@ -1,0 +1,479 @@
+//! USI command parser: one input line → one [`Command`], plus notes about ignored tokens.
+//!
+//! Pure: no I/O, no engine state, never panics (fuzzed by `tests/fuzz_parsers.rs`). Syntax is
+//! checked here; meaning (is the SFEN valid, is the move legal, is the option value in range) is
+//! the engine's job, because it needs the position and the option table.
+//!
+//! Tokens are separated by ASCII whitespace. Command words are case-sensitive, as USI says.
+
+/// A parsed line. `notes` lists tokens that were ignored (unknown `go` parameters, extra words
+/// after a complete command); the engine reports each with `info string`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub command: Command,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A blank line.
+    Empty,
+    Usi,
+    IsReady,
+    /// `setoption name <N> value <rest of line>`; `Err` when the line has no usable name.
+    SetOption(Result<SetOption, String>),
+    UsiNewGame,
+    /// `position startpos|sfen ... [moves ...]`; `Err` names what is malformed.
+    Position(Result<PositionSpec, String>),
+    Go(Go),
+    Stop,
+    PonderHit,
+    /// `gameover win|lose|draw` (the result word, possibly empty).
+    GameOver(String),
+    Quit,
+    /// A first word that is no USI command.
+    Unknown(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetOption {
+    pub name: String,
+    /// Everything after `value`, inner spacing kept; `None` without a `value` keyword.
+    pub value: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionBase {
+    Startpos,
+    /// The SFEN fields as given (space-joined), not yet validated.
+    Sfen(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSpec {
+    pub base: PositionBase,
+    /// Move texts after `moves`, not yet validated.
+    pub moves: Vec<String>,
+}
+
+/// The time argument of `go mate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateTime {
+    /// `go mate infinite`, or a bare `go mate`.
+    Infinite,
+    Millis(u64),
+    /// An argument that is neither a number nor `infinite` (the token).
+    Invalid(String),
+}
+
+/// `go` with its parameters. `mate` is `Some` for a mate search (`go mate ...`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub mate: Option<MateTime>,
+    pub ponder: bool,
+    pub infinite: bool,
+    pub btime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub byoyomi: Option<u64>,
+    pub binc: Option<u64>,
+    pub winc: Option<u64>,
+    pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+/// Longest token quoted back in a note or error, in characters.
+const QUOTE_MAX: usize = 40;
+
+/// A token shortened for messages (the engine escapes non-ASCII when it prints).
+pub fn quote(s: &str) -> String {
+    if s.chars().count() <= QUOTE_MAX {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(QUOTE_MAX).collect();
+        format!("{head}...")
+    }
+}
+
+/// Tokens with their byte offsets in the line (for "rest of line" values).
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i > start {
+            // Both ends sit next to ASCII bytes or the line ends, so they are char boundaries.
+            out.push((start, &line[start..i]));
+        }
+    }
+    out
+}
+
+/// Parses one line (without its line terminator).
+pub fn parse(line: &str) -> Parsed {
+    let toks = tokens(line);
+    let mut notes = Vec::new();
+    let Some(&(_, word)) = toks.first() else {
+        return Parsed {
+            command: Command::Empty,
+            notes,
+        };
+    };
+    let args = &toks[1..];
+    let command = match word {
+        "usi" => simple(Command::Usi, args, &mut notes),
+        "isready" => simple(Command::IsReady, args, &mut notes),
+        "usinewgame" => simple(Command::UsiNewGame, args, &mut notes),
+        "stop" => simple(Command::Stop, args, &mut notes),
+        "ponderhit" => simple(Command::PonderHit, args, &mut notes),
+        "quit" => simple(Command::Quit, args, &mut notes),
+        "gameover" => {
+            let result = args.first().map(|t| t.1.to_string()).unwrap_or_default();
+            if args.len() > 1 {
+                extra(&args[1..], &mut notes);
+            }
+            Command::GameOver(result)
+        }
+        "setoption" => Command::SetOption(parse_setoption(line, args)),
+        "position" => Command::Position(parse_position(args)),
+        "go" => Command::Go(parse_go(args, &mut notes)),
+        other => Command::Unknown(other.to_string()),
+    };
+    Parsed { command, notes }
+}
+
+fn simple(c: Command, args: &[(usize, &str)], notes: &mut Vec<String>) -> Command {
+    extra(args, notes);
+    c
+}
+
+fn extra(args: &[(usize, &str)], notes: &mut Vec<String>) {
+    for &(_, t) in args {
+        notes.push(format!("ignored extra token '{}'", quote(t)));
+    }
+}
+
+fn parse_setoption(line: &str, args: &[(usize, &str)]) -> Result<SetOption, String> {
+    match args.first() {
+        Some(&(_, "name")) => {}
+        Some(&(_, t)) => {
+            return Err(format!(
+                "setoption: expected 'name' after setoption, got '{}'",
+                quote(t)
+            ))
+        }
+        None => return Err("setoption: missing 'name <option>'".to_string()),
+    }
+    let rest = &args[1..];
+    let value_at = rest.iter().position(|&(_, t)| t == "value");
+    let name_toks = &rest[..value_at.unwrap_or(rest.len())];
+    if name_toks.is_empty() {
+        return Err("setoption: missing option name after 'name'".to_string());
+    }
+    let name = name_toks
+        .iter()
+        .map(|&(_, t)| t)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let value = value_at.map(|i| {
+        let (off, t) = rest[i];
+        line[off + t.len()..].trim_matches(|c: char| c.is_ascii_whitespace()).to_string()
+    });
+    Ok(SetOption { name, value })
+}
+
+fn parse_position(args: &[(usize, &str)]) -> Result<PositionSpec, String> {
+    let moves_at = args.iter().position(|&(_, t)| t == "moves");
+    let head = &args[..moves_at.unwrap_or(args.len())];
+    let moves: Vec<String> = match moves_at {
+        Some(i) => args[i + 1..].iter().map(|&(_, t)| t.to_string()).collect(),
+        None => Vec::new(),
+    };
+    let base = match head.first() {
+        None if moves_at.is_some() => {
+            return Err("position: missing 'startpos' or 'sfen' before 'moves'".to_string())
+        }
+        None => return Err("position: missing 'startpos' or 'sfen <SFEN>'".to_string()),
+        Some(&(_, "startpos")) => {
+            if let Some(&(_, t)) = head.get(1) {
+                return Err(format!(
+                    "position: unexpected '{}' after startpos (expected 'moves')",
+                    quote(t)
+                ));
+            }
+            PositionBase::Startpos
+        }
+        Some(&(_, "sfen")) => {
+            let fields: Vec<&str> = head[1..].iter().map(|&(_, t)| t).collect();
+            if fields.is_empty() {
+                return Err("position: 'sfen' without a SFEN".to_string());
+            }
+            PositionBase::Sfen(fields.join(" "))
+        }
+        Some(&(_, t)) => {
+            return Err(format!(
+                "position: expected 'startpos' or 'sfen', got '{}'",
+                quote(t)
+            ))
+        }
+    };
+    Ok(PositionSpec { base, moves })
+}
+
+/// Words that start a `go` parameter (a bare `go mate` followed by one of these is infinite).
+const GO_KEYWORDS: &[&str] = &[
+    "mate", "ponder", "infinite", "btime", "wtime", "byoyomi", "binc", "winc", "movetime", "nodes",
+    "depth", "searchmoves",
+];
+
+/// A millisecond or node count. Digits beyond `u64` saturate (they mean "practically forever").
+fn parse_count(t: &str) -> Option<u64> {
+    let digits = t.strip_prefix('+').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+fn parse_go(args: &[(usize, &str)], notes: &mut Vec<String>) -> Go {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].1;
+        i += 1;
+        match t {
+            "mate" => {
+                let time = match args.get(i).map(|a| a.1) {
+                    None => MateTime::Infinite,
+                    Some(k) if GO_KEYWORDS.contains(&k) => MateTime::Infinite,
+                    Some(v) => {
+                        i += 1;
+                        if v == "infinite" {
+                            MateTime::Infinite
+                        } else {
+                            match parse_count(v) {
+                                Some(ms) => MateTime::Millis(ms),
+                                None => MateTime::Invalid(quote(v)),
+                            }
+                        }
+                    }
+                };
+                go.mate = Some(time);
+            }
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "btime" | "wtime" | "byoyomi" | "binc" | "winc" | "movetime" | "nodes" => {
+                let v = args.get(i).map(|a| a.1);
+                let n = v.and_then(parse_count);
+                match n {
+                    Some(_) => i += 1,
+                    None => {
+                        notes.push(match v {
+                            Some(v) if !GO_KEYWORDS.contains(&v) => {
+                                i += 1;
+                                format!("go: ignored '{t}' with bad value '{}'", quote(v))
+                            }
+                            _ => format!("go: ignored '{t}' without a value"),
+                        });
+                        continue;
+                    }
+                }
+                let slot = match t {
+                    "btime" => &mut go.btime,
+                    "wtime" => &mut go.wtime,
+                    "byoyomi" => &mut go.byoyomi,
+                    "binc" => &mut go.binc,
+                    "winc" => &mut go.winc,
+                    "movetime" => &mut go.movetime,
+                    _ => &mut go.nodes,
+                };
+                *slot = n;
+            }
+            other => notes.push(format!("go: ignored unknown token '{}'", quote(other))),
+        }
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Command {
+        parse(line).command
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(cmd("usi"), Command::Usi);
+        assert_eq!(cmd("  isready \r"), Command::IsReady);
+        assert_eq!(cmd("usinewgame"), Command::UsiNewGame);
+        assert_eq!(cmd("stop"), Command::Stop);
+        assert_eq!(cmd("ponderhit"), Command::PonderHit);
+        assert_eq!(cmd("quit"), Command::Quit);
+        assert_eq!(cmd(""), Command::Empty);
+        assert_eq!(cmd(" \t "), Command::Empty);
+        assert_eq!(cmd("gameover win"), Command::GameOver("win".into()));
+        assert_eq!(cmd("gameover"), Command::GameOver(String::new()));
+        assert_eq!(cmd("USI"), Command::Unknown("USI".into()));
+        assert_eq!(cmd("hello world"), Command::Unknown("hello".into()));
+        let p = parse("isready now");
+        assert_eq!(p.command, Command::IsReady);
+        assert_eq!(p.notes, vec!["ignored extra token 'now'"]);
+    }
+
+    #[test]
+    fn setoption() {
+        let ok = |n: &str, v: Option<&str>| {
+            Command::SetOption(Ok(SetOption {
+                name: n.into(),
+                value: v.map(Into::into),
+            }))
+        };
+        assert_eq!(
+            cmd("setoption name USI_Hash value 32"),
+            ok("USI_Hash", Some("32"))
+        );
+        assert_eq!(
+            cmd("setoption name Book value  a  b c  "),
+            ok("Book", Some("a  b c"))
+        );
+        assert_eq!(cmd("setoption name Clear"), ok("Clear", None));
+        assert_eq!(cmd("setoption name X value"), ok("X", Some("")));
+        assert_eq!(cmd("setoption name My Opt value 1"), ok("My Opt", Some("1")));
+        assert!(matches!(cmd("setoption"), Command::SetOption(Err(_))));
+        assert!(matches!(cmd("setoption name"), Command::SetOption(Err(_))));
+        assert!(matches!(
+            cmd("setoption name value 3"),
+            Command::SetOption(Err(_))
+        ));
+        assert!(matches!(
+            cmd("setoption USI_Hash 3"),
+            Command::SetOption(Err(_))
+        ));
+    }
+
+    #[test]
+    fn position() {
+        let spec = |l: &str| match cmd(l) {
+            Command::Position(r) => r,
+            c => panic!("{c:?}"),
+        };
+        assert_eq!(
+            spec("position startpos"),
+            Ok(PositionSpec {
+                base: PositionBase::Startpos,
+                moves: vec![]
+            })
+        );
+        assert_eq!(
+            spec("position startpos moves 7g7f 3c3d"),
+            Ok(PositionSpec {
+                base: PositionBase::Startpos,
+                moves: vec!["7g7f".into(), "3c3d".into()]
+            })
+        );
+        assert_eq!(
+            spec("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r 1 moves G*5b"),
+            Ok(PositionSpec {
+                base: PositionBase::Sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r 1".into()),
+                moves: vec!["G*5b".into()]
+            })
+        );
+        assert_eq!(
+            spec("position sfen a   b c moves"),
+            Ok(PositionSpec {
+                base: PositionBase::Sfen("a b c".into()),
+                moves: vec![]
+            })
+        );
+        for bad in [
+            "position",
+            "position moves 7g7f",
+            "position startpos 7g7f",
+            "position sfen",
+            "position sfen moves 7g7f",
+            "position 4k4/9/9/9/9/9/9/9/9 b - 1",
+        ] {
+            assert!(spec(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn go_mate() {
+        let mate = |l: &str| match cmd(l) {
+            Command::Go(g) => g.mate,
+            c => panic!("{c:?}"),
+        };
+        assert_eq!(mate("go mate 1000"), Some(MateTime::Millis(1000)));
+        assert_eq!(mate("go mate 0"), Some(MateTime::Millis(0)));
+        assert_eq!(mate("go mate infinite"), Some(MateTime::Infinite));
+        assert_eq!(mate("go mate"), Some(MateTime::Infinite));
+        assert_eq!(mate("go mate nodes 5"), Some(MateTime::Infinite));
+        assert_eq!(
+            mate("go mate 99999999999999999999999"),
+            Some(MateTime::Millis(u64::MAX))
+        );
+        assert_eq!(mate("go mate abc"), Some(MateTime::Invalid("abc".into())));
+        assert_eq!(mate("go mate -5"), Some(MateTime::Invalid("-5".into())));
+        assert_eq!(mate("go btime 5"), None);
+        let p = parse("go mate 300 junk");
+        assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
+    }
+
+    #[test]
+    fn go_params() {
+        let Command::Go(g) =
+            cmd("go ponder btime 100 wtime 200 byoyomi 3000 binc 1 winc 2 movetime 7 nodes 9")
+        else {
+            panic!()
+        };
+        assert!(g.ponder && !g.infinite && g.mate.is_none());
+        assert_eq!(
+            (g.btime, g.wtime, g.byoyomi, g.binc, g.winc, g.movetime, g.nodes),
+            (
+                Some(100),
+                Some(200),
+                Some(3000),
+                Some(1),
+                Some(2),
+                Some(7),
+                Some(9)
+            )
+        );
+        let p = parse("go infinite btime x wtime depth 3");
+        let Command::Go(g) = p.command else { panic!() };
+        assert!(g.infinite);
+        assert_eq!((g.btime, g.wtime), (None, None));
+        // 'btime x' (bad value), 'wtime' (no value), 'depth' (unsupported), '3' (stray).
+        assert_eq!(p.notes.len(), 4, "{:?}", p.notes);
+    }
+
+    #[test]
+    fn quote_clips() {
+        assert_eq!(quote("abc"), "abc");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long).len(), QUOTE_MAX + 3);
+        let wide = "日".repeat(100);
+        assert_eq!(quote(&wide).chars().count(), QUOTE_MAX + 3);
+    }
+
+    #[test]
+    fn non_ascii_never_panics() {
+        for l in [
+            "setoption name 日本 value 語",
+            "position sfen 日本 moves 語",
+            "go mate 日本",
+            "\u{FFFD}\u{0}",
+            "go\u{a0}mate",
+        ] {
+            let _ = parse(l);
+        }
+    }
+}
