@@ -183,7 +183,9 @@ fn parse_setoption(line: &str, args: &[(usize, &str)]) -> Result<SetOption, Stri
         .join(" ");
     let value = value_at.map(|i| {
         let (off, t) = rest[i];
-        line[off + t.len()..].trim_matches(|c: char| c.is_ascii_whitespace()).to_string()
+        line[off + t.len()..]
+            .trim_matches(|c: char| c.is_ascii_whitespace())
+            .to_string()
     });
     Ok(SetOption { name, value })
 }
@@ -228,8 +230,18 @@ fn parse_position(args: &[(usize, &str)]) -> Result<PositionSpec, String> {
 
 /// Words that start a `go` parameter (a bare `go mate` followed by one of these is infinite).
 const GO_KEYWORDS: &[&str] = &[
-    "mate", "ponder", "infinite", "btime", "wtime", "byoyomi", "binc", "winc", "movetime", "nodes",
-    "depth", "searchmoves",
+    "mate",
+    "ponder",
+    "infinite",
+    "btime",
+    "wtime",
+    "byoyomi",
+    "binc",
+    "winc",
+    "movetime",
+    "nodes",
+    "depth",
+    "searchmoves",
 ];
 
 /// A millisecond or node count. Digits beyond `u64` saturate (they mean "practically forever").
@@ -346,7 +358,10 @@ mod tests {
         );
         assert_eq!(cmd("setoption name Clear"), ok("Clear", None));
         assert_eq!(cmd("setoption name X value"), ok("X", Some("")));
-        assert_eq!(cmd("setoption name My Opt value 1"), ok("My Opt", Some("1")));
+        assert_eq!(
+            cmd("setoption name My Opt value 1"),
+            ok("My Opt", Some("1"))
+        );
         assert!(matches!(cmd("setoption"), Command::SetOption(Err(_))));
         assert!(matches!(cmd("setoption name"), Command::SetOption(Err(_))));
         assert!(matches!(

@@ -1,5 +1,80 @@
-//! USI protocol (in progress).
+//! USI protocol: `tsumugi` with no arguments is a USI engine for mate search (`go mate`).
+//!
+//! * [`command`]: pure parser, one line → one [`command::Command`].
+//! * [`options`]: the option table and `setoption` validation.
+//! * [`input`]: the reader thread (bytes → capped, lossily decoded lines; end of input → quit).
+//! * [`engine`]: the protocol loop, the search thread, and their shared state.
+//!
+//! stdout carries USI lines only, each flushed, ASCII only (anything else is escaped); logs go
+//! to stderr through `log` (`RUST_LOG=debug` shows every line in and out).
+//!
+//! # Commands
+//!
+//! | command | answer |
+//! |---|---|
+//! | `usi` | `id name tsumugi <version>`, `id author ...`, the options, `usiok` (at once; nothing is allocated) |
+//! | `isready` | allocates or resizes the table to `USI_Hash`, then `readyok`. During a search: `readyok` at once, the table change waits for the next search |
+//! | `setoption name <N> value <V>` | sets an option (names case-insensitive; the value is the rest of the line). A bad name or value: `info string error: ...`, option unchanged |
+//! | `usinewgame` | clears the table (during a search: before the next search) |
+//! | `position startpos\|sfen <SFEN> [moves ...]` | sets the position for the next `go` |
+//! | `go mate <ms>` / `go mate infinite` / `go mate` | mate search; exactly one `checkmate <moves>` / `checkmate nomate` / `checkmate timeout` |
+//! | `go [btime .. wtime .. byoyomi .. binc .. winc .. movetime .. nodes .. ponder infinite]` | mate search; `bestmove <first move of the mate>` or `bestmove resign` |
+//! | `stop` | ends the search; its answer follows at once |
+//! | `ponderhit` | the pondered `go ponder` becomes a timed search |
+//! | `gameover ...` | stops a running search (its answer is still written) |
+//! | `quit`, end of input | stops a running search and exits (within a second) |
+//!
+//! # Behaviour in the corner cases (decided here)
+//!
+//! * **Answers.** Every accepted `go mate` gets exactly one `checkmate` line; `go mate infinite`
+//!   answers as soon as the result is known (it does not wait for `stop`). If the time or node
+//!   limit runs out, or `stop` arrives, after a mate was proven (while the shortest one was
+//!   being searched) that mate is printed; otherwise `checkmate timeout`. Every mating line is
+//!   replayed and checked (legal, checks only, ends in mate) before it is printed; a line that
+//!   fails is reported with `info string error:` and not printed. The `checkmate` line is
+//!   preceded by a final `info time .. nodes .. nps .. hashfull ..` line (with `pv` when mate).
+//! * **Info lines.** Every `PvInterval` ms during a search: `info time <ms> nodes <n> nps <n>
+//!   hashfull <permille>`, plus `pv <moves>` once a mate is proven. `PvInterval 0`: no periodic
+//!   lines (the final one is still sent).
+//! * **`go` while a search runs:** ignored, with `info string error: go ignored: a search is
+//!   already running`. It gets no answer of its own; the running search still answers once.
+//! * **`position` while a search runs:** accepted; it applies to the next `go`.
+//! * **`setoption` while a search runs:** accepted and stored, with an `info string` that it
+//!   takes effect from the next search; the running search keeps its settings. A new `USI_Hash`
+//!   is allocated at the next `isready` (or, failing that, at the next `go`).
+//! * **`stop` (or `ponderhit`) with no search running:** `stop` is ignored silently (GUIs send
+//!   it redundantly); `ponderhit` gets an `info string`.
+//! * **Bad `position`** (malformed SFEN, a move that is not USI syntax, an illegal move): `info
+//!   string error: ...` naming the fault (the SFEN error, or the move number, its text and the
+//!   position it was tried in). The engine then has *no* position: the next `go mate` repeats
+//!   the error in an `info string` and answers `checkmate nomate` (a plain `go`: `bestmove
+//!   resign`), until a good `position` arrives. Before any `position`, the position is the
+//!   start position.
+//! * **Bad `go mate` time** (`go mate abc`, `go mate -5`): `info string error: ...` and
+//!   `checkmate timeout` at once, without searching. A number too large for 30 days means no
+//!   limit. `go mate 0` is a search with a zero time limit. Unknown tokens after `go` are
+//!   reported with `info string` and ignored.
+//! * **Unknown commands, extra tokens:** an `info string` note; the command is ignored (extra
+//!   tokens are ignored, the command is executed).
+//! * **Over-long lines** (over 64 KiB): dropped with an `info string error`; memory stays
+//!   bounded. Invalid UTF-8 is decoded lossily (and escaped if quoted back).
+//! * **`USI_Hash` larger than the machine allows** (over 3/4 of available memory, Linux): the
+//!   table is made smaller, with an `info string`.
+//! * **Plain `go` (game play):** the engine plays the first move of a mate it finds in time, and
+//!   resigns otherwise. Time: `movetime`, else 1/20 of the side's remaining time plus increment
+//!   and byoyomi (less a margin), else 3 s; `go infinite` / `go ponder` search until `stop` (or
+//!   `ponderhit`, after which the clock budget applies) and hold the `bestmove` until then.
+
+pub mod command;
+pub mod engine;
+pub mod input;
+pub mod options;
+
+pub use engine::run;
+
 use std::process::ExitCode;
+
+/// Runs the USI engine on stdin/stdout (the binary without arguments).
 pub fn run_stdio() -> ExitCode {
-    ExitCode::SUCCESS
+    run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
 }

@@ -1,0 +1,97 @@
+"""Helpers shared by the USI engine tests (test_usi_*.py): positions, problem-set readers, raw
+byte input, a timeout wrapper for cshogi's blocking calls, and a `go mate` round trip."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from pathlib import Path
+
+from usi_engine import EngineTimeout, UsiEngine
+
+# Mate in 1: the gold drops on 5b, defended by the pawn on 5c. No attacker king.
+HEAD_MATE = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+HEAD_MATE_ANSWER = "G*5b"
+# The same with colours swapped: White attacks.
+HEAD_MATE_WHITE = "9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1"
+# Mate in 3 (several answers of length 3).
+MATE3 = "7k1/9/6R2/9/9/9/9/9/9 b G 1"
+# No mate: the gold cannot approach a king in the open with the pawn ahead of it.
+NOMATE = "9/4k4/9/4P4/9/9/9/9/9 b G2r2b4s4n4l17p 1"
+# A bare king with a few pieces in hand: no mate, and very slow to prove (a long search).
+HARD_NOMATE = "7k1/9/9/9/9/9/9/9/9 b B2G2SL2P2rb2g2s4n3l16p 1"
+
+INFO_RE = re.compile(
+    r"^info time \d+ nodes \d+ nps \d+ hashfull \d+"
+    r"( pv( (?:[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]))+)?$"
+)
+
+
+def read_problems(path: Path, limit: int | None = None) -> list[tuple[str, str]]:
+    """(sfen, expected) pairs of a problem set (`<sfen>\\t<expected>...` lines), skipping
+    comments and header lines."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
+            continue
+        fields = line.split("\t")
+        out.append((fields[0], fields[1] if len(fields) > 1 else ""))
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+def send_bytes(eng: UsiEngine, data: bytes) -> None:
+    """Write raw bytes (any encoding, any garbage) to the engine's stdin."""
+    eng.proc.stdin.flush()
+    eng.proc.stdin.buffer.write(data)
+    eng.proc.stdin.buffer.flush()
+
+
+def call_with_timeout(fn, timeout: float, *args, **kwargs):
+    """Run `fn` in a daemon thread; return its result, re-raise its exception, or raise
+    TimeoutError if it has not returned after `timeout` seconds (cshogi's `go_mate` loops
+    forever on a dead engine, so it must never run on the test's own thread)."""
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            box["error"] = e
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        raise TimeoutError(f"{getattr(fn, '__name__', fn)} did not return within {timeout}s")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def go_mate(eng: UsiEngine, sfen: str, time_arg: str = "10000", timeout: float = 30.0):
+    """`position sfen <sfen>` + `go mate <time_arg>`; returns (answer words, info lines).
+
+    Checks that every line between `go` and `checkmate` is a well-formed `info` line."""
+    eng.send(f"position sfen {sfen}")
+    eng.send(f"go mate {time_arg}".rstrip())
+    line, before = eng.wait_for("checkmate", timeout)
+    for b in before:
+        assert b.startswith("info "), f"unexpected line before checkmate: {b!r}"
+        if not b.startswith("info string "):
+            assert INFO_RE.match(b), f"malformed info line: {b!r}"
+    assert line.startswith("checkmate "), line
+    return line.split()[1:], before
+
+
+def assert_silent(eng: UsiEngine, wait: float = 0.2) -> None:
+    """No stdout line arrives within `wait` seconds (catches extra answers)."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            line = eng.read_line(max(0.01, deadline - time.monotonic()))
+        except EngineTimeout:
+            return
+        raise AssertionError(f"unexpected output: {line!r}")

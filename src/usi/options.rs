@@ -1,0 +1,225 @@
+//! The engine's USI options: their declarations (`option name ...` lines for `usi`) and the
+//! validation of `setoption` values. Names are matched case-insensitively (USI says they are
+//! case-sensitive; GUIs and scripts are not always careful). A rejected value leaves the option
+//! unchanged.
+
+use crate::mate::PostSearch;
+
+/// Hash table size range in MB.
+pub const HASH_DEFAULT_MB: usize = 256;
+pub const HASH_MIN_MB: usize = 1;
+pub const HASH_MAX_MB: usize = 65536;
+/// Upper bound of `PvInterval` (ms): one hour.
+pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
+pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub ponder: bool,
+    pub threads: u32,
+    /// Node limit of a search; 0 means none.
+    pub nodes_limit: u64,
+    /// Milliseconds between periodic `info` lines; 0 means none (the final one is still sent).
+    pub pv_interval_ms: u64,
+    pub post_search: PostSearch,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: HASH_DEFAULT_MB,
+            ponder: false,
+            threads: 1,
+            nodes_limit: 0,
+            pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
+            post_search: PostSearch::Shortest,
+        }
+    }
+}
+
+/// Which option a `setoption` changed (the engine reacts to some at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Changed {
+    Hash,
+    Ponder,
+    Threads,
+    NodesLimit,
+    PvInterval,
+    PostSearch,
+}
+
+impl Changed {
+    pub fn name(self) -> &'static str {
+        match self {
+            Changed::Hash => "USI_Hash",
+            Changed::Ponder => "USI_Ponder",
+            Changed::Threads => "Threads",
+            Changed::NodesLimit => "NodesLimit",
+            Changed::PvInterval => "PvInterval",
+            Changed::PostSearch => "PostSearch",
+        }
+    }
+}
+
+impl Options {
+    /// The `option name ...` lines sent in answer to `usi`.
+    pub fn declarations() -> Vec<String> {
+        let d = Options::default();
+        vec![
+            format!(
+                "option name USI_Hash type spin default {} min {HASH_MIN_MB} max {HASH_MAX_MB}",
+                d.hash_mb
+            ),
+            "option name USI_Ponder type check default false".to_string(),
+            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            format!(
+                "option name NodesLimit type spin default 0 min 0 max {}",
+                i64::MAX
+            ),
+            format!(
+                "option name PvInterval type spin default {} min 0 max {PV_INTERVAL_MAX_MS}",
+                d.pv_interval_ms
+            ),
+            "option name PostSearch type combo default shortest var shortest var none".to_string(),
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`. On error the options are unchanged and
+    /// the message says why (it quotes the name and value).
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Changed, String> {
+        let key = name.to_ascii_lowercase();
+        let which = match key.as_str() {
+            "usi_hash" | "hash" => Changed::Hash,
+            "usi_ponder" => Changed::Ponder,
+            "threads" => Changed::Threads,
+            "nodeslimit" => Changed::NodesLimit,
+            "pvinterval" => Changed::PvInterval,
+            "postsearch" => Changed::PostSearch,
+            _ => {
+                return Err(format!(
+                    "unknown option '{}' (options: USI_Hash, USI_Ponder, Threads, NodesLimit, \
+                     PvInterval, PostSearch)",
+                    super::command::quote(name)
+                ))
+            }
+        };
+        let opt = which.name();
+        let Some(value) = value else {
+            return Err(format!("setoption {opt}: missing 'value <v>'"));
+        };
+        let value = value.trim();
+        let shown = super::command::quote(value);
+        match which {
+            Changed::Hash => {
+                self.hash_mb = spin(opt, value, HASH_MIN_MB as u64, HASH_MAX_MB as u64)? as usize;
+            }
+            Changed::Threads => {
+                self.threads = spin(opt, value, 1, 1)? as u32;
+            }
+            Changed::NodesLimit => {
+                self.nodes_limit = spin(opt, value, 0, i64::MAX as u64)?;
+            }
+            Changed::PvInterval => {
+                self.pv_interval_ms = spin(opt, value, 0, PV_INTERVAL_MAX_MS)?;
+            }
+            Changed::Ponder => {
+                self.ponder = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "setoption {opt}: '{shown}' is not 'true' or 'false'"
+                        ))
+                    }
+                };
+            }
+            Changed::PostSearch => {
+                self.post_search = PostSearch::parse(value).ok_or_else(|| {
+                    format!("setoption {opt}: '{shown}' is not 'shortest' or 'none'")
+                })?;
+            }
+        }
+        Ok(which)
+    }
+}
+
+/// A spin value in `min..=max`.
+fn spin(opt: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    let shown = super::command::quote(value);
+    let n: i128 = value
+        .strip_prefix('+')
+        .unwrap_or(value)
+        .parse()
+        .map_err(|_| format!("setoption {opt}: '{shown}' is not an integer"))?;
+    if n < min as i128 || n > max as i128 {
+        return Err(format!("setoption {opt}: {n} is out of range {min}..{max}"));
+    }
+    Ok(n as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_well_formed() {
+        let d = Options::declarations();
+        assert_eq!(d.len(), 6);
+        for l in &d {
+            assert!(l.starts_with("option name "), "{l}");
+            let name = l.split_whitespace().nth(2).unwrap();
+            // Every declared name is settable with its default value.
+            let default = l
+                .split_whitespace()
+                .skip_while(|&w| w != "default")
+                .nth(1)
+                .unwrap();
+            let mut o = Options::default();
+            o.set(name, Some(default)).unwrap();
+            assert_eq!(o, Options::default(), "{l}");
+        }
+    }
+
+    #[test]
+    fn set_values() {
+        let mut o = Options::default();
+        assert_eq!(o.set("USI_Hash", Some("32")), Ok(Changed::Hash));
+        assert_eq!(o.hash_mb, 32);
+        o.set("usi_hash", Some(" 64 ")).unwrap();
+        assert_eq!(o.hash_mb, 64);
+        o.set("USI_Ponder", Some("TRUE")).unwrap();
+        assert!(o.ponder);
+        o.set("NodesLimit", Some("1000000")).unwrap();
+        assert_eq!(o.nodes_limit, 1_000_000);
+        o.set("pvinterval", Some("0")).unwrap();
+        assert_eq!(o.pv_interval_ms, 0);
+        o.set("PostSearch", Some("None")).unwrap();
+        assert_eq!(o.post_search, PostSearch::None);
+        o.set("Threads", Some("1")).unwrap();
+        let before = o.clone();
+        for (n, v) in [
+            ("USI_Hash", Some("0")),
+            ("USI_Hash", Some("65537")),
+            ("USI_Hash", Some("-1")),
+            ("USI_Hash", Some("abc")),
+            ("USI_Hash", Some("1e3")),
+            ("USI_Hash", Some("")),
+            (
+                "USI_Hash",
+                Some("99999999999999999999999999999999999999999"),
+            ),
+            ("USI_Hash", None),
+            ("Threads", Some("2")),
+            ("USI_Ponder", Some("yes")),
+            ("PostSearch", Some("longest")),
+            ("NodesLimit", Some("-3")),
+            ("PvInterval", Some("3600001")),
+            ("NoSuchOption", Some("1")),
+        ] {
+            assert!(o.set(n, v).is_err(), "{n} {v:?}");
+            assert_eq!(o, before, "{n} {v:?} changed the options");
+        }
+    }
+}
