@@ -2,13 +2,13 @@
 //!
 //! Threads and what they own:
 //! * the *reader* (see [`super::input`]) turns input bytes into [`Input`]s on a bounded channel;
-//! * the *protocol loop* ([`run_channel`]) owns the options, the current position and the
+//! * the *protocol loop* (`run_channel`) owns the options, the current position and the
 //!   deadline of the running search; it never waits for a search, so `isready`, `stop` and
-//!   `quit` are answered at once;
+//!   `quit` are handled at once, whatever the search is doing;
 //! * the *search thread* (created once, with [`SEARCH_STACK_BYTES`] of stack) receives jobs over
 //!   a channel, runs the solver, and writes the `info` lines and the final answer itself.
 //!
-//! Shared state ([`Shared`]): the output writer together with the "is a search active" record
+//! Shared state (`Shared`): the output writer together with the "is a search active" record
 //! behind one lock (so a `go` that arrives right after a `checkmate` line always finds the engine
 //! idle: the record is cleared in the same critical section that writes the answer), the solver
 //! behind another lock (held by the search thread while it searches; the protocol loop touches it
