@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::usi::input::pump;
+use crate::usi::options;
 use std::io::Cursor;
 use std::thread::JoinHandle;
 
@@ -795,4 +796,30 @@ fn real_solver_session() {
     let m3: Vec<&str> = answers[1].split(' ').skip(1).collect();
     assert_eq!((m3.len(), m3[0]), (3, "3c2c+"), "{lines:?}");
     assert_eq!(answers[2], "checkmate nomate");
+}
+
+#[test]
+fn hash_larger_than_memory_is_reduced() {
+    let Some(avail) = available_memory_mb() else {
+        return; // not Linux: no cap
+    };
+    let limit = avail * 3 / 4;
+    if limit >= options::HASH_MAX_MB {
+        return; // a machine this large takes the maximum as it is
+    }
+    let fake = Fake::endless();
+    let out = session(
+        fake.clone(),
+        &["setoption name USI_Hash value 65536", "isready", "isready"],
+    );
+    assert_eq!(
+        count(&out, "info string USI_Hash 65536 MB is more than"),
+        1,
+        "{out:?}"
+    );
+    assert_eq!(count(&out, "readyok"), 2);
+    let calls = fake.calls();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let mb: usize = calls[0].strip_prefix("alloc ").unwrap().parse().unwrap();
+    assert!(mb < 65536 && mb + 1024 >= limit, "{mb} vs {limit}");
 }
