@@ -10,9 +10,11 @@ use std::time::Duration;
 
 pub const SOLVE_USAGE: &str = "\
 usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shortest|none]
-                     [--verbose] <SFEN>|startpos
+                     [--threshold kh|epsilon:<x>] [--verbose] <SFEN>|startpos
   Prints 'checkmate <moves>', 'checkmate nomate' or 'checkmate timeout' on stdout, then nodes,
   time, nps, hashfull and the line in Japanese notation on stderr (on stdout with --verbose).
+  --threshold picks the child threshold rule (default epsilon:0.5, the 1+ε trick; kh is
+  KomoringHeights' second-best + 1).
   Exit status 0 for any of these answers, 2 for bad arguments or a bad SFEN.";
 
 fn bad(msg: &str) -> ExitCode {
@@ -37,7 +39,7 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(e) => return bad(&e),
     };
-    if let Err(e) = args.check_known(&["time-ms", "nodes", "hash-mb", "post-search"]) {
+    if let Err(e) = args.check_known(&["time-ms", "nodes", "hash-mb", "post-search", "threshold"]) {
         return bad(&e);
     }
     let sfen = args.positional.join(" ");
@@ -71,6 +73,13 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         },
     };
     let verbose = args.has_switch("verbose");
+    let threshold = match args.get("threshold") {
+        None => super::Threshold::default(),
+        Some(v) => match super::Threshold::parse(v) {
+            Some(t) => t,
+            None => return bad(&format!("--threshold: '{v}' is not kh or epsilon:<x>")),
+        },
+    };
     let limits = Limits {
         time: time_ms.map(Duration::from_millis),
         nodes,
@@ -79,6 +88,7 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
     };
     let (result, pos) = super::with_search_stack(move || {
         let mut solver = Solver::new(hash_mb);
+        solver.threshold = threshold;
         let stop = AtomicBool::new(false);
         let r = solver.solve(&pos, &limits, &stop, &mut |_| {});
         (r, pos)

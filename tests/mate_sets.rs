@@ -1,0 +1,175 @@
+//! The mate search over the public problem sets in `$TSUMUGI_PROBLEMS` (default
+//! `../shared/problems`). These sets are not part of the repository; when the folder is absent
+//! the tests say so on stderr and pass without checking anything (the core suite never depends
+//! on them).
+//!
+//! `cargo test --release --test mate_sets -- --nocapture` runs a sample of each set;
+//! `... -- --ignored --nocapture` runs every position (minutes) and prints the totals.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use tsumugi::mate::{Limits, Outcome, PostSearch, Solver};
+use tsumugi::shogi::Position;
+
+fn problems_dir() -> Option<PathBuf> {
+    let dir = std::env::var("TSUMUGI_PROBLEMS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// (sfen, expected) rows of a TSV set: expected is a length or "nomate".
+fn load(dir: &PathBuf, file: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("sfen\t") && !l.trim().is_empty())
+        .map(|l| {
+            let mut f = l.split('\t');
+            let sfen = f.next().unwrap_or("").to_string();
+            let exp = f.next().unwrap_or("").to_string();
+            (sfen, exp)
+        })
+        .collect()
+}
+
+struct Totals {
+    n: usize,
+    solved: usize,
+    wrong: Vec<String>,
+    unsolved: Vec<String>,
+    rejected: Vec<String>,
+    nodes: u64,
+    time: Duration,
+    max_time: Duration,
+}
+
+fn run_set(solver: &mut Solver, rows: &[(String, String)], limit: Duration) -> Totals {
+    let mut t = Totals {
+        n: 0,
+        solved: 0,
+        wrong: vec![],
+        unsolved: vec![],
+        rejected: vec![],
+        nodes: 0,
+        time: Duration::ZERO,
+        max_time: Duration::ZERO,
+    };
+    let stop = AtomicBool::new(false);
+    for (sfen, exp) in rows {
+        let pos = match Position::from_sfen(sfen) {
+            Ok(p) => p,
+            Err(e) => {
+                t.rejected.push(format!("{sfen}: {e}"));
+                continue;
+            }
+        };
+        t.n += 1;
+        let limits = Limits {
+            time: Some(limit),
+            post_search: PostSearch::None,
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let r = solver.solve(&pos, &limits, &stop, &mut |_| {});
+        let el = start.elapsed();
+        t.time += el;
+        t.max_time = t.max_time.max(el);
+        t.nodes += r.stats.nodes;
+        let expect_mate = exp != "nomate";
+        match (&r.outcome, expect_mate) {
+            (Outcome::Mate(line), true) => {
+                t.solved += 1;
+                let _ = (line, exp);
+            }
+            (Outcome::NoMate, false) => t.solved += 1,
+            (Outcome::Unknown(reason), _) => {
+                t.unsolved.push(format!("{sfen} ({reason:?}, {el:?})"))
+            }
+            (o, _) => t.wrong.push(format!("{sfen}: expected {exp}, got {o:?}")),
+        }
+    }
+    t
+}
+
+fn report(name: &str, t: &Totals) {
+    let nps = t.nodes as f64 / t.time.as_secs_f64().max(1e-9);
+    eprintln!(
+        "{name}: {}/{} solved, {} wrong, {} unsolved, total {:.2} s, max {:.3} s, {} nodes, {:.0} nodes/s",
+        t.solved,
+        t.n,
+        t.wrong.len(),
+        t.unsolved.len(),
+        t.time.as_secs_f64(),
+        t.max_time.as_secs_f64(),
+        t.nodes,
+        nps
+    );
+    for w in &t.wrong {
+        eprintln!("  WRONG {w}");
+    }
+    for r in &t.rejected {
+        eprintln!("  rejected by SFEN validation: {r}");
+    }
+    for u in t.unsolved.iter().take(20) {
+        eprintln!("  unsolved {u}");
+    }
+}
+
+const MATE_SETS: &[&str] = &[
+    "mate1.tsv",
+    "mate3-11.tsv",
+    "extra1-9.tsv",
+    "famous.tsv",
+    "rules-tricky.tsv",
+    "long-ge50.tsv",
+];
+const NOMATE_SETS: &[&str] = &["nomate1.tsv", "nomate-curated.tsv"];
+
+fn run_all(sample: Option<usize>, limit: Duration) {
+    let Some(dir) = problems_dir() else { return };
+    let mut solver = Solver::new(256);
+    let mut failures = 0;
+    for sets in [MATE_SETS, NOMATE_SETS] {
+        for set in sets {
+            let rows = load(&dir, set);
+            let rows: Vec<_> = match sample {
+                Some(k) => rows
+                    .iter()
+                    .step_by((rows.len() / k).max(1))
+                    .cloned()
+                    .collect(),
+                None => rows,
+            };
+            let t = run_set(&mut solver, &rows, limit);
+            report(set, &t);
+            failures += t.wrong.len();
+            if sample.is_none() {
+                failures += t.unsolved.len();
+            }
+        }
+    }
+    assert_eq!(
+        failures, 0,
+        "wrong (or, in the full run, unsolved) answers above"
+    );
+}
+
+#[test]
+fn sample_of_each_set() {
+    run_all(Some(40), Duration::from_secs(3));
+}
+
+#[test]
+#[ignore = "every position of every set: minutes"]
+fn full_sets_within_one_second_each() {
+    run_all(None, Duration::from_secs(1));
+}
