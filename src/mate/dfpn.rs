@@ -296,6 +296,10 @@ impl<'a> Search<'a> {
         self.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)] == path_hash
     }
 
+    pub fn clear_rep_table(&mut self) {
+        self.rep_table.iter_mut().for_each(|e| *e = 0);
+    }
+
     #[inline(always)]
     fn rep_record(&mut self) {
         if let Some(&(_, _, ph)) = self.path.last() {
@@ -459,7 +463,13 @@ impl<'a> Search<'a> {
                 c.dn = 0;
                 c.rep = true;
             } else {
-                let p = self.tt.probe(ck, chand);
+                let mut p = self.tt.probe(ck, chand);
+                if p.pn == 0 && ply + 1 + p.len as u32 > self.max_plies {
+                    // A proof too long for the current length limit says nothing here.
+                    p.pn = 1;
+                    p.dn = 1;
+                    p.found = false;
+                }
                 if p.found {
                     c.pn = p.pn;
                     c.dn = p.dn;
@@ -848,6 +858,8 @@ pub(super) fn prove(s: &mut Search, pos: &mut Position) -> NodeResult {
 }
 
 fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
+    let user_limit = limits.max_plies.unwrap_or(u32::MAX);
+    s.max_plies = user_limit;
     let r = prove(s, pos);
     if let Some(reason) = s.aborted.clone() {
         return Outcome::Unknown(reason);
@@ -864,7 +876,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             r.pn, r.dn
         )));
     }
-    let line = match pv::extract(s, pos) {
+    let mut line = match pv::extract(s, pos) {
         Ok(l) => l,
         Err(e) => {
             if let Some(reason) = s.aborted.clone() {
@@ -875,6 +887,56 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         }
     };
     s.best_line = Some(line.clone());
-    let _ = limits;
+    if limits.post_search == PostSearch::None {
+        return Outcome::Mate(line);
+    }
+    // Shortest mate: prove or refute a mate within (best - 2) plies until refuted (KomoringHeights'
+    // post-search). Proofs in the table longer than the limit are ignored by `mid`; failures at
+    // the limit are path-dependent and never stored as disproofs.
+    let mut proven_len = (r.len as usize).min(line.len());
+    while proven_len >= 3 {
+        let limit = (proven_len - 2) as u32;
+        s.max_plies = limit.min(user_limit);
+        s.depth_cutoffs = 0;
+        s.clear_rep_table();
+        let r = prove(s, pos);
+        if s.aborted.is_some() {
+            log::info!(
+                "stopped while looking for a mate shorter than {}; returning the best line",
+                line.len()
+            );
+            break;
+        }
+        if r.pn != 0 {
+            log::debug!(
+                "no mate within {limit} plies: {} is the shortest",
+                line.len()
+            );
+            break;
+        }
+        match pv::extract(s, pos) {
+            Ok(l) => {
+                log::debug!("mate within {limit}: found {} plies", l.len());
+                proven_len = (r.len as usize).min(l.len());
+                if l.len() < line.len() {
+                    line = l;
+                    s.best_line = Some(line.clone());
+                }
+                if l_is_stuck(proven_len, limit) {
+                    break;
+                }
+            }
+            Err(e) => {
+                log::warn!("shorter mate proven but its line failed verification: {e}");
+                break;
+            }
+        }
+    }
+    s.max_plies = user_limit;
     Outcome::Mate(line)
+}
+
+/// The proof claims a length over the limit it was searched with: stop rather than loop.
+fn l_is_stuck(proven_len: usize, limit: u32) -> bool {
+    proven_len > limit as usize
 }

@@ -118,22 +118,15 @@ impl Table {
             amount: 0,
             found: false,
         };
+        let mut proof: Option<&Entry> = None;
         for e in &c.e {
             if e.key != key {
                 continue;
             }
             if e.pn == 0 {
-                if hand.superior_or_equal(e.hand) {
-                    return Probe {
-                        pn: 0,
-                        dn: INF,
-                        hand: e.hand,
-                        len: e.len,
-                        best: e.best,
-                        parent: Some(e.parent),
-                        amount: e.amount,
-                        found: true,
-                    };
+                // Of several usable proofs, the shortest.
+                if hand.superior_or_equal(e.hand) && proof.is_none_or(|p| e.len < p.len) {
+                    proof = Some(e);
                 }
             } else if e.dn == 0 {
                 if e.hand.superior_or_equal(hand) {
@@ -162,6 +155,18 @@ impl Table {
                 // Fewer pieces: at least as hard to prove.
                 r.pn = r.pn.max(e.pn);
             }
+        }
+        if let Some(e) = proof {
+            return Probe {
+                pn: 0,
+                dn: INF,
+                hand: e.hand,
+                len: e.len,
+                best: e.best,
+                parent: Some(e.parent),
+                amount: e.amount,
+                found: true,
+            };
         }
         r
     }
