@@ -1,20 +1,13 @@
 //! Shared test helpers: SFEN → `shogi_core::PartialPosition`, and `shogi_legality_lite` as an
-//! independent legal-move oracle (with one documented deviation corrected).
-//!
-//! The deviation: `shogi_legality_lite`'s pawn-drop-mate test (`prelegality::is_valid`) rejects
-//! every pawn drop after which the opponent has no legal move, *even when the drop does not give
-//! check* (it calls `prelegality::is_mate`, documented as "the king does not need to be in
-//! check"). By the rules only a checking pawn drop that mates (打ち歩詰め) is illegal; a
-//! non-checking drop that leaves the opponent without a move is legal (and wins). `oracle_moves`
-//! adds such drops back, using only the oracle's own functions: the drop must be rejected by
-//! `is_valid_with_error` with exactly `DropPawnMate`, must not leave the mover's king capturable,
-//! and must not give check.
+//! independent legal-move oracle. See `oracle_moves` for why the oracle is assembled from the
+//! crate's primitives rather than taken from `all_legal_moves_partial` directly, and
+//! `oracle_moves_checked` for how the two are compared where the latter is usable.
 
 #![allow(dead_code)]
 
 use shogi_core::{
-    Color as CColor, Hand as CHand, IllegalMoveKind, Move as CMove, PartialPosition,
-    Piece as CPiece, PieceKind as CKind, Square as CSquare, ToUsi,
+    Color as CColor, Hand as CHand, Move as CMove, PartialPosition, Piece as CPiece,
+    PieceKind as CKind, Square as CSquare, ToUsi,
 };
 use std::collections::BTreeSet;
 
@@ -104,75 +97,176 @@ pub fn to_partial(sfen: &str) -> PartialPosition {
     p
 }
 
-/// Legal moves by `shogi_legality_lite`, plus the non-checking pawn drops its pawn-drop-mate
-/// test wrongly rejects (see the module docs). Returns the moves and how many were added back.
-pub fn oracle_moves(p: &PartialPosition) -> (Vec<CMove>, usize) {
-    let mut moves = shogi_legality_lite::all_legal_moves_partial(p);
+/// A copy of `p` without `color`'s king (built afresh: `piece_set(sq, None)` would leave
+/// shogi_core's cached king square stale).
+fn without_king(p: &PartialPosition, color: CColor) -> PartialPosition {
+    let mut q = PartialPosition::empty();
+    for sq in CSquare::all() {
+        if let Some(pc) = p.piece_at(sq) {
+            if pc != CPiece::new(CKind::King, color) {
+                q.piece_set(sq, Some(pc));
+            }
+        }
+    }
+    for c in [CColor::Black, CColor::White] {
+        *q.hand_of_a_player_mut(c) = p.hand_of_a_player(c);
+    }
+    q.side_to_move_set(p.side_to_move());
+    q
+}
+
+/// Does the side to move in `p` have no legal board move? (`normal_from_candidates` is the
+/// oracle's legal-destination set of one piece, own-king safety included.)
+fn no_board_move(p: &PartialPosition) -> bool {
     let side = p.side_to_move();
-    let pawn = CPiece::new(CKind::Pawn, side);
-    if p.hand(pawn).unwrap_or(0) == 0 {
-        return (moves, 0);
+    p.player_bitboard(side)
+        .into_iter()
+        .all(|from| shogi_legality_lite::normal_from_candidates(p, from).is_empty())
+}
+
+/// Counters of how the oracle judged pawn drops.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct OracleInfo {
+    /// Checking pawn drops rejected as pawn-drop mate.
+    pub pawn_drop_mates: u64,
+    /// Raw `all_legal_moves_partial` comparisons done (see `oracle_moves_checked`).
+    pub raw_compared: u64,
+    /// Non-checking pawn drops the raw function rejects (its stalemate quirk).
+    pub raw_quirks: u64,
+}
+
+/// Every legal move of `p`, built from `shogi_legality_lite`'s primitives.
+///
+/// Why not simply `shogi_legality_lite::all_legal_moves_partial`: its pawn-drop validity test
+/// (`prelegality::is_valid`) runs `prelegality::is_mate` on every pawn drop, and `is_mate` scans
+/// all valid replies with `is_valid` again, which for the opponent's own pawn drops runs
+/// `is_mate` again, and so on: exponential when both sides hold pawns. It did not finish in
+/// minutes on `sS3l3/2+L1R1+B2/1s1s2G1k/3l2GN1/4n1g2/4pnL1p/1pB6/G3+r4/NPK6 b 8P6p 77` (a
+/// position from our playouts; we generate its 96 moves in microseconds). It also rejects a pawn
+/// drop that does *not* give check when the opponent is then left without a move (`is_mate`
+/// "does not need the king to be in check"), whereas the rule (打ち歩詰め) concerns checking drops
+/// only. So here:
+/// * board moves: destinations from `normal_from_candidates` (legal, king safety included), each
+///   promotion flag kept if `prelegality::is_valid` accepts it (promotion rules, dead ranks);
+/// * non-pawn drops: `is_legal_partial_lite`;
+/// * pawn drops: `prelegality::is_valid` on a copy without the opponent's king (so its
+///   `is_mate` returns `None` and only hand, vacancy, dead rank and nifu are tested), then own king
+///   safety with `will_king_be_captured`; a drop that gives check (`is_in_check_partial_lite`) is
+///   pawn-drop mate iff the opponent then has no legal board move (a drop can never answer the
+///   check of an adjacent pawn).
+pub fn oracle_moves(p: &PartialPosition, info: &mut OracleInfo) -> Vec<CMove> {
+    use shogi_legality_lite::prelegality::{is_valid, will_king_be_captured};
+    let side = p.side_to_move();
+    let mut moves = Vec::new();
+    for from in p.player_bitboard(side) {
+        for to in shogi_legality_lite::normal_from_candidates(p, from) {
+            for promote in [false, true] {
+                let mv = CMove::Normal { from, to, promote };
+                if is_valid(p, mv) {
+                    moves.push(mv);
+                }
+            }
+        }
     }
-    let have: BTreeSet<usize> = moves
-        .iter()
-        .filter_map(|m| match *m {
-            CMove::Drop { piece, to } if piece == pawn => Some(to.array_index()),
-            _ => None,
-        })
-        .collect();
-    let mut added = 0;
-    for to in p.vacant_bitboard() {
-        if have.contains(&to.array_index()) {
+    let hand = p.hand_of_a_player(side);
+    let mut no_king: Option<PartialPosition> = None;
+    for kind in CHand::all_hand_pieces() {
+        if hand.count(kind).unwrap_or(0) == 0 {
             continue;
         }
-        let mv = CMove::Drop { piece: pawn, to };
-        let mut next = p.clone();
-        if next.make_move(mv).is_none() {
-            continue;
-        }
-        // Leaves the mover's own king capturable: illegal anyway.
-        if shogi_legality_lite::prelegality::will_king_be_captured(&next) == Some(true) {
-            continue;
-        }
-        // A checking drop: the oracle's pawn-drop-mate verdict stands.
-        if shogi_legality_lite::is_in_check_partial_lite(&next) {
-            continue;
-        }
-        if shogi_legality_lite::prelegality::is_valid_with_error(p, mv)
-            == Err(IllegalMoveKind::DropPawnMate)
-        {
+        let piece = CPiece::new(kind, side);
+        for to in p.vacant_bitboard() {
+            let mv = CMove::Drop { piece, to };
+            if kind != CKind::Pawn {
+                if shogi_legality_lite::is_legal_partial_lite(p, mv) {
+                    moves.push(mv);
+                }
+                continue;
+            }
+            let q = no_king.get_or_insert_with(|| without_king(p, side.flip()));
+            if !is_valid(q, mv) {
+                continue;
+            }
+            let mut next = p.clone();
+            next.make_move(mv).expect("valid drop applies");
+            if will_king_be_captured(&next) == Some(true) {
+                continue;
+            }
+            if shogi_legality_lite::is_in_check_partial_lite(&next) && no_board_move(&next) {
+                info.pawn_drop_mates += 1;
+                continue;
+            }
             moves.push(mv);
-            added += 1;
         }
     }
-    (moves, added)
+    moves
 }
 
-/// `oracle_moves` as sorted USI strings, plus the number of corrected moves.
-pub fn oracle_usi(p: &PartialPosition) -> (BTreeSet<String>, usize) {
-    let (moves, added) = oracle_moves(p);
-    (moves.iter().map(|m| m.to_usi_owned()).collect(), added)
-}
-
-/// Leaf-counting perft over the corrected oracle (bulk counting at depth 1). The second value
-/// counts corrected moves met on the way (0 means `shogi_legality_lite::perft::perft` gives the
-/// same number).
-pub fn oracle_perft(p: &PartialPosition, depth: u32) -> (u64, u64) {
-    if depth == 0 {
-        return (1, 0);
+/// `oracle_moves`, and, where the raw `all_legal_moves_partial` is safe from its exponential
+/// case (the side not to move holds no pawn, so its `is_mate` never recurses), also that: every
+/// raw move must be in ours, and every move of ours it lacks must be a non-checking pawn drop
+/// (its stalemate quirk, counted); anything else panics, as the two oracles then disagree.
+pub fn oracle_moves_checked(p: &PartialPosition, info: &mut OracleInfo) -> Vec<CMove> {
+    let moves = oracle_moves(p, info);
+    let them = p.side_to_move().flip();
+    if p.hand(CPiece::new(CKind::Pawn, them)).unwrap_or(0) != 0 {
+        return moves;
     }
-    let (moves, added) = oracle_moves(p);
-    let mut quirks = added as u64;
+    info.raw_compared += 1;
+    let raw = shogi_legality_lite::all_legal_moves_partial(p);
+    for m in &raw {
+        assert!(
+            moves.contains(m),
+            "composed oracle lacks raw move {} in {}",
+            m.to_usi_owned(),
+            p.to_sfen_owned()
+        );
+    }
+    for m in &moves {
+        if raw.contains(m) {
+            continue;
+        }
+        let quirk = match *m {
+            CMove::Drop { piece, .. } if piece.piece_kind() == CKind::Pawn => {
+                let mut next = p.clone();
+                next.make_move(*m).unwrap();
+                !shogi_legality_lite::is_in_check_partial_lite(&next)
+            }
+            _ => false,
+        };
+        assert!(
+            quirk,
+            "raw all_legal_moves_partial lacks {} in {}",
+            m.to_usi_owned(),
+            p.to_sfen_owned()
+        );
+        info.raw_quirks += 1;
+    }
+    moves
+}
+
+/// `oracle_moves_checked` as sorted USI strings.
+pub fn oracle_usi(p: &PartialPosition, info: &mut OracleInfo) -> BTreeSet<String> {
+    oracle_moves_checked(p, info)
+        .iter()
+        .map(|m| m.to_usi_owned())
+        .collect()
+}
+
+/// Leaf-counting perft over `oracle_moves` (bulk counting at depth 1).
+pub fn oracle_perft(p: &PartialPosition, depth: u32, info: &mut OracleInfo) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = oracle_moves(p, info);
     if depth == 1 {
-        return (moves.len() as u64, quirks);
+        return moves.len() as u64;
     }
     let mut n = 0;
     for mv in moves {
         let mut next = p.clone();
         next.make_move(mv).expect("oracle move applies");
-        let (c, q) = oracle_perft(&next, depth - 1);
-        n += c;
-        quirks += q;
+        n += oracle_perft(&next, depth - 1, info);
     }
-    (n, quirks)
+    n
 }
