@@ -252,6 +252,9 @@ fn count(lines: &[String], prefix: &str) -> usize {
 }
 
 const SECOND: Duration = Duration::from_secs(1);
+/// "At once" for these tests, generous for a loaded machine (the engine tests in Python measure
+/// the real stop latency).
+const PROMPT: Duration = Duration::from_millis(250);
 
 #[test]
 fn usi_handshake() {
@@ -371,11 +374,11 @@ fn stop_is_prompt_and_isready_does_not_block() {
         let t = Instant::now();
         e.send("isready");
         e.wait_for("readyok", SECOND);
-        assert!(t.elapsed() < Duration::from_millis(50));
+        assert!(t.elapsed() < PROMPT, "{:?}", t.elapsed());
         let t = Instant::now();
         e.send("stop");
         let got = e.wait_for("checkmate", SECOND);
-        assert!(t.elapsed() < Duration::from_millis(50), "{:?}", t.elapsed());
+        assert!(t.elapsed() < PROMPT, "{:?}", t.elapsed());
         assert_eq!(got.last().unwrap(), "checkmate timeout");
     }
     let (rest, _) = e.finish(true);
@@ -505,7 +508,7 @@ fn info_lines_follow_pv_interval() {
         &["setoption name PvInterval value 20", "go mate 1000"],
     );
     let infos = count(&out, "info time ");
-    assert!((3..=7).contains(&infos), "{out:#?}");
+    assert!((2..=8).contains(&infos), "{out:#?}");
     let out = session(fake, &["setoption name PvInterval value 0", "go mate 1000"]);
     assert_eq!(count(&out, "info time "), 1, "{out:#?}");
     assert_eq!(out.last().unwrap(), "checkmate nomate");
@@ -518,7 +521,7 @@ fn quit_and_eof_stop_a_search_quickly() {
         e.send("go mate infinite");
         std::thread::sleep(Duration::from_millis(10));
         let (rest, took) = e.finish(via_quit);
-        assert!(took < Duration::from_millis(200), "{took:?}");
+        assert!(took < PROMPT * 2, "{took:?}");
         assert_eq!(count(&rest, "checkmate timeout"), 1, "{rest:?}");
     }
 }
