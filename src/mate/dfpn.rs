@@ -65,6 +65,24 @@ impl Threshold {
     }
 }
 
+/// Buffers a search needs, kept by the `Solver` across searches so that a solve allocates and
+/// clears nothing (a mate-in-1 costs microseconds, not the milliseconds of fresh buffers).
+pub(crate) struct Scratch {
+    children: Vec<Child>,
+    path_filter: Vec<u16>,
+    rep_table: Vec<u64>,
+}
+
+impl Scratch {
+    pub(crate) fn new() -> Scratch {
+        Scratch {
+            children: Vec::with_capacity(1 << 16),
+            path_filter: vec![0; 1 << 16],
+            rep_table: vec![0; REP_TABLE_SIZE],
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
@@ -104,14 +122,16 @@ pub(super) struct Search<'a> {
     pub attacker: Color,
     pub salt: u64,
     pub nodes: u64,
-    children: Vec<Child>,
+    children: &'a mut Vec<Child>,
     /// Nodes on the current path: board key, attacker hand, path hash.
     path: Vec<(u64, Hand, u64)>,
-    path_filter: Vec<u16>,
+    path_filter: &'a mut Vec<u16>,
     /// Path-dependent failures (repetition, length limit), keyed by the hash of the whole path
     /// from the root (KomoringHeights' repetition table): df-pn walks the same path again and
-    /// again, and these results may be reused only on exactly that path. Direct-mapped.
-    rep_table: Vec<u64>,
+    /// again, and these results may be reused only on exactly that path. Direct-mapped; the path
+    /// hash is seeded with the material and the length limit, so entries of other searches or
+    /// other limits never match and the table is never cleared.
+    rep_table: &'a mut Vec<u64>,
     stop: &'a AtomicBool,
     start: Instant,
     deadline: Option<Instant>,
@@ -183,6 +203,7 @@ impl<'a> Search<'a> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         tt: &'a mut Table,
+        scratch: &'a mut Scratch,
         root: &Position,
         limits: &Limits,
         stop: &'a AtomicBool,
@@ -195,10 +216,10 @@ impl<'a> Search<'a> {
             attacker: root.side_to_move(),
             salt: material_salt(root),
             nodes: 0,
-            children: Vec::with_capacity(1 << 16),
+            children: &mut scratch.children,
             path: Vec::with_capacity(4096),
-            path_filter: vec![0; 1 << 16],
-            rep_table: vec![0; REP_TABLE_SIZE],
+            path_filter: &mut scratch.path_filter,
+            rep_table: &mut scratch.rep_table,
             stop,
             start,
             deadline: limits.time.map(|t| start + t),
@@ -285,7 +306,13 @@ impl<'a> Search<'a> {
     /// Hash of the current path extended by (key, hand).
     #[inline(always)]
     fn path_hash_with(&self, key: u64, hand: Hand) -> u64 {
-        let top = self.path.last().map_or(0x6A09_E667_F3BC_C909, |p| p.2);
+        let top = self.path.last().map_or_else(
+            || {
+                (self.salt ^ 0x6A09_E667_F3BC_C909)
+                    ^ (self.max_plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            },
+            |p| p.2,
+        );
         (top.rotate_left(17) ^ key ^ (hand.0 as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD))
             .wrapping_mul(0xC4CE_B9FE_1A85_EC53)
             | 1
@@ -294,10 +321,6 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn rep_known(&self, path_hash: u64) -> bool {
         self.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)] == path_hash
-    }
-
-    pub fn clear_rep_table(&mut self) {
-        self.rep_table.iter_mut().for_each(|e| *e = 0);
     }
 
     #[inline(always)]
@@ -524,7 +547,6 @@ impl<'a> Search<'a> {
             } else {
                 None
             };
-            let mut c = c;
             if let Some(p) = group_prev {
                 self.children[base + p].next = idx as u16;
                 c.delayed = true;
@@ -836,7 +858,15 @@ pub(super) fn solve(
     progress: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
     let threshold = solver.threshold;
-    let mut s = Search::new(&mut solver.tt, root, limits, stop, progress, threshold);
+    let mut s = Search::new(
+        &mut solver.tt,
+        &mut solver.scratch,
+        root,
+        limits,
+        stop,
+        progress,
+        threshold,
+    );
     let mut pos = root.clone();
     let outcome = run_root(&mut s, &mut pos, limits);
     let stats = s.stats();
@@ -898,7 +928,6 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         let limit = (proven_len - 2) as u32;
         s.max_plies = limit.min(user_limit);
         s.depth_cutoffs = 0;
-        s.clear_rep_table();
         let r = prove(s, pos);
         if s.aborted.is_some() {
             log::info!(

@@ -125,6 +125,7 @@ pub struct Progress {
 /// another with different material.
 pub struct Solver {
     tt: tt::Table,
+    scratch: dfpn::Scratch,
     pub threshold: Threshold,
 }
 
@@ -133,6 +134,7 @@ impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: tt::Table::new(hash_mb),
+            scratch: dfpn::Scratch::new(),
             threshold: Threshold::default(),
         }
     }

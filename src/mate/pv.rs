@@ -140,7 +140,7 @@ fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) 
 
 /// Replays `line` from `root` with the full legal move generator.
 pub fn verify(root: &Position, line: &[Move]) -> Result<(), String> {
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return Err(format!("line has even length {}", line.len()));
     }
     let mut pos = root.clone();

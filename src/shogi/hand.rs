@@ -23,7 +23,7 @@ pub struct Hand(pub u32);
 const SHIFT: [u32; 7] = [0, 6, 10, 14, 18, 21, 24];
 const WIDTH: [u32; 7] = [5, 3, 3, 3, 2, 2, 3];
 const FIELD_MASK: [u32; 7] = [
-    0x1f << 0,
+    0x1f,
     0x7 << 6,
     0x7 << 10,
     0x7 << 14,
@@ -86,8 +86,8 @@ impl Hand {
     #[inline]
     pub fn min(self, o: Hand) -> Hand {
         let mut r = 0;
-        for i in 0..7 {
-            r |= (self.0 & FIELD_MASK[i]).min(o.0 & FIELD_MASK[i]);
+        for m in FIELD_MASK {
+            r |= (self.0 & m).min(o.0 & m);
         }
         Hand(r)
     }
@@ -96,8 +96,8 @@ impl Hand {
     #[inline]
     pub fn max(self, o: Hand) -> Hand {
         let mut r = 0;
-        for i in 0..7 {
-            r |= (self.0 & FIELD_MASK[i]).max(o.0 & FIELD_MASK[i]);
+        for m in FIELD_MASK {
+            r |= (self.0 & m).max(o.0 & m);
         }
         Hand(r)
     }
@@ -105,13 +105,13 @@ impl Hand {
     /// Bitmask of kinds present (bit i = PieceKind::HAND[i]).
     #[inline]
     pub fn kinds_mask(self) -> u8 {
-        let mut m = 0u8;
-        for i in 0..7 {
-            if self.0 & FIELD_MASK[i] != 0 {
-                m |= 1 << i;
+        let mut bits = 0u8;
+        for (i, m) in FIELD_MASK.iter().enumerate() {
+            if self.0 & m != 0 {
+                bits |= 1 << i;
             }
         }
-        m
+        bits
     }
 
     /// Total number of pieces.
