@@ -135,11 +135,14 @@ const REPORTED_SETS: &[&str] = &[
     "nomate-curated.tsv",
 ];
 
-fn run_all(sample: Option<usize>, limit: Duration) {
+fn run_all(sample: Option<usize>, limit: Duration, include_reported: bool) {
     let Some(dir) = problems_dir() else { return };
     let mut solver = Solver::new(256);
     let mut failures = 0;
     for (sets, required) in [(REQUIRED_SETS, true), (REPORTED_SETS, false)] {
+        if !required && !include_reported {
+            continue;
+        }
         for set in sets {
             let rows = load(&dir, set);
             let rows: Vec<_> = match sample {
@@ -166,11 +169,12 @@ fn run_all(sample: Option<usize>, limit: Duration) {
 
 #[test]
 fn sample_of_each_set() {
-    run_all(Some(40), Duration::from_secs(3));
+    // The short sets only, with a generous limit: this runs in scripts/test on a loaded CI box.
+    run_all(Some(40), Duration::from_secs(5), false);
 }
 
 #[test]
 #[ignore = "every position of every set: minutes"]
 fn full_sets_within_one_second_each() {
-    run_all(None, Duration::from_secs(1));
+    run_all(None, Duration::from_secs(1), true);
 }
