@@ -178,3 +178,62 @@ fn sample_of_each_set() {
 fn full_sets_within_one_second_each() {
     run_all(None, Duration::from_secs(1), true);
 }
+
+/// Issue "composer-grade answers": how often the shortest answer's length equals the set's
+/// known length. Prints the exact count and every mismatch; fails only on wrong answers.
+#[test]
+#[ignore = "every position of the sets with known lengths, shortest post-search: minutes"]
+fn shortest_lengths_against_known_lengths() {
+    let Some(dir) = problems_dir() else { return };
+    let mut solver = Solver::new(256);
+    let stop = AtomicBool::new(false);
+    let secs: u64 = std::env::var("TSUMUGI_LEN_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let mut wrong = 0;
+    for set in [
+        "mate1.tsv",
+        "mate3-11.tsv",
+        "extra1-9.tsv",
+        "rules-tricky.tsv",
+        "famous.tsv",
+    ] {
+        let rows = load(&dir, set);
+        let (mut n, mut equal, mut unsolved) = (0, 0, 0);
+        let mut mismatches = vec![];
+        for (sfen, exp) in &rows {
+            let Ok(known) = exp.parse::<usize>() else {
+                continue;
+            };
+            let Ok(pos) = Position::from_sfen(sfen) else {
+                continue;
+            };
+            n += 1;
+            let limits = Limits {
+                time: Some(Duration::from_secs(secs)),
+                post_search: PostSearch::Shortest,
+                ..Limits::default()
+            };
+            match solver.solve(&pos, &limits, &stop, &mut |_| {}).outcome {
+                Outcome::Mate(line) if line.len() == known => equal += 1,
+                Outcome::Mate(line) => {
+                    mismatches.push(format!("{sfen}\tknown {known}\tgot {}", line.len()))
+                }
+                Outcome::NoMate => {
+                    wrong += 1;
+                    mismatches.push(format!("{sfen}\tknown {known}\tgot nomate (WRONG)"));
+                }
+                Outcome::Unknown(r) => {
+                    unsolved += 1;
+                    mismatches.push(format!("{sfen}\tknown {known}\tundecided {r:?}"));
+                }
+            }
+        }
+        eprintln!("{set}: {equal}/{n} lengths equal to the known length, {unsolved} undecided in {secs} s");
+        for m in &mismatches {
+            eprintln!("  {m}");
+        }
+    }
+    assert_eq!(wrong, 0);
+}
