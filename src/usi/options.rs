@@ -1,7 +1,7 @@
 //! The engine's USI options: their declarations (`option name ...` lines for `usi`) and the
 //! validation of `setoption` values. Names are matched case-insensitively (USI says they are
-//! case-sensitive; GUIs and scripts are not always careful). A rejected value leaves the option
-//! unchanged.
+//! case-sensitive; GUIs and scripts are not always careful), and `Hash` is accepted as another
+//! name for `USI_Hash`. A rejected value leaves the option unchanged.
 
 use crate::mate::PostSearch;
 
