@@ -6,7 +6,7 @@
 //! `cargo test --release --test mate_sets -- --nocapture` runs a sample of each set;
 //! `... -- --ignored --nocapture` runs every position (minutes) and prints the totals.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tsumugi::mate::{Limits, Outcome, PostSearch, Solver};
@@ -28,7 +28,7 @@ fn problems_dir() -> Option<PathBuf> {
 }
 
 /// (sfen, expected) rows of a TSV set: expected is a length or "nomate".
-fn load(dir: &PathBuf, file: &str) -> Vec<(String, String)> {
+fn load(dir: &Path, file: &str) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("sfen\t") && !l.trim().is_empty())

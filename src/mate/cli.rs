@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub const SOLVE_USAGE: &str = "\
-usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shortest|none]
+usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shortest|none|composer]
                      [--threshold kh|epsilon:<x>] [--verbose] <SFEN>|startpos
   Prints 'checkmate <moves>', 'checkmate nomate' or 'checkmate timeout' on stdout, then nodes,
   time, nps, hashfull and the line in Japanese notation on stderr (on stdout with --verbose).
@@ -69,7 +69,11 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         None => PostSearch::Shortest,
         Some(v) => match PostSearch::parse(v) {
             Some(p) => p,
-            None => return bad(&format!("--post-search: '{v}' is not shortest or none")),
+            None => {
+                return bad(&format!(
+                    "--post-search: '{v}' is not shortest, none or composer"
+                ))
+            }
         },
     };
     let verbose = args.has_switch("verbose");

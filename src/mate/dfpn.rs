@@ -962,6 +962,14 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         }
     }
     s.max_plies = user_limit;
+    if limits.post_search == PostSearch::Composer && s.aborted.is_none() {
+        let composed = pv::compose(s, pos, &line, 0);
+        match pv::verify_composed(pos, &composed) {
+            Ok(()) if s.aborted.is_none() => return Outcome::Mate(composed),
+            Ok(()) => log::info!("stopped while composing; returning the strict line"),
+            Err(e) => log::warn!("composed line failed verification ({e}); strict line kept"),
+        }
+    }
     Outcome::Mate(line)
 }
 

@@ -10,6 +10,7 @@ mod pv;
 pub mod tt;
 
 pub use dfpn::Threshold;
+pub use pv::{verify as verify_mate_line, verify_composed};
 
 use crate::shogi::{Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -40,11 +41,14 @@ impl Default for Limits {
     }
 }
 
-/// Work after the first proof: none, or prove the shortest mate.
+/// Work after the first proof: none, prove the shortest mate (every legal defence counted), or
+/// that and then present it as composers do (useless interpositions omitted, see
+/// `pv::is_useless_interposition`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PostSearch {
     None,
     Shortest,
+    Composer,
 }
 
 impl PostSearch {
@@ -52,6 +56,7 @@ impl PostSearch {
         match s.to_ascii_lowercase().as_str() {
             "none" => Some(PostSearch::None),
             "shortest" => Some(PostSearch::Shortest),
+            "composer" => Some(PostSearch::Composer),
             _ => None,
         }
     }
@@ -60,6 +65,7 @@ impl PostSearch {
         match self {
             PostSearch::None => "none",
             PostSearch::Shortest => "shortest",
+            PostSearch::Composer => "composer",
         }
     }
 }

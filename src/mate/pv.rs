@@ -158,3 +158,113 @@ pub fn verify(root: &Position, line: &[Move]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Whether the defender's move `rest[0]` (from `pos`, defender to move) is a useless
+/// interposition (無駄合) in the line `rest`: it is a drop or a board move onto a square between
+/// the single checking piece and the king, the attacker captures it at once, and the captured
+/// kind is still in the attacker's hand at the end of the line, at least as many as right after
+/// the capture, so the mate never needed it.
+///
+/// Not covered: interpositions the attacker does not capture at once, pieces that are dropped
+/// and captured back later in the line (counted as "still spare"), and the composers' finer
+/// distinctions (e.g. an interposition that changes the attacker's best continuation).
+pub(super) fn is_useless_interposition(pos: &Position, rest: &[Move]) -> bool {
+    use crate::shogi::attacks::between;
+    if rest.len() < 2 {
+        return false;
+    }
+    let d = rest[0];
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.more_than_one() {
+        return false;
+    }
+    let defender = pos.side_to_move();
+    let Some(ksq) = pos.king_square(defender) else {
+        return false;
+    };
+    if !between(ksq, checkers.lsb()).has(d.to()) {
+        return false;
+    }
+    if !d.is_drop() && d.from() == ksq {
+        return false;
+    }
+    if rest[1].is_drop() || rest[1].to() != d.to() {
+        return false;
+    }
+    let kind = if d.is_drop() {
+        d.drop_kind()
+    } else {
+        pos.piece_on(d.from()).kind().unpromote()
+    };
+    let attacker = defender.flip();
+    let mut p = pos.clone();
+    p.do_move(rest[0]);
+    p.do_move(rest[1]);
+    let after_capture = p.hand(attacker).count(kind);
+    for &m in &rest[2..] {
+        p.do_move(m);
+    }
+    p.hand(attacker).count(kind) >= after_capture
+}
+
+/// The composers' answer from `pos` (attacker to move) given a strict line `line` from it:
+/// useless interpositions are dropped in favour of the defender's longest real defence, and
+/// where every defence is a useless interposition the line ends at the attacker's check.
+pub(super) fn compose(s: &mut Search, pos: &Position, line: &[Move], depth: u32) -> Vec<Move> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut p = pos.clone();
+    for i in 0..line.len() {
+        if i % 2 == 1 && depth < 64 && is_useless_interposition(&p, &line[i..]) {
+            let mut best: Option<Vec<Move>> = None;
+            let evasions = p.legal_move_list();
+            for &e in evasions.as_slice() {
+                if e == line[i] || s.aborted.is_some() {
+                    continue;
+                }
+                p.do_move(e);
+                let alt = extract(s, &p);
+                p.undo_move();
+                let Ok(alt) = alt else { continue };
+                let mut full = Vec::with_capacity(alt.len() + 1);
+                full.push(e);
+                full.extend_from_slice(&alt);
+                if is_useless_interposition(&p, &full) {
+                    continue;
+                }
+                p.do_move(e);
+                let mut composed = vec![e];
+                composed.extend(compose(s, &p, &alt, depth + 1));
+                p.undo_move();
+                if best.as_ref().is_none_or(|b| composed.len() > b.len()) {
+                    best = Some(composed);
+                }
+            }
+            if let Some(b) = best {
+                out.extend(b);
+            }
+            return out;
+        }
+        out.push(line[i]);
+        p.do_move(line[i]);
+    }
+    out
+}
+
+/// Replays a composed line: every move legal, every attacker move a check, and at the end
+/// either checkmate or only useless interpositions left (not re-checked here).
+pub fn verify_composed(root: &Position, line: &[Move]) -> Result<(), String> {
+    if line.len().is_multiple_of(2) {
+        return Err(format!("line has even length {}", line.len()));
+    }
+    let mut pos = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !pos.legal_move_list().contains(m) {
+            return Err(format!("ply {}: {m} is not legal", i + 1));
+        }
+        pos.do_move(m);
+        if i % 2 == 0 && !pos.in_check() {
+            return Err(format!("ply {}: attacker move {m} does not check", i + 1));
+        }
+    }
+    Ok(())
+}

@@ -232,8 +232,13 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
 }
 
 /// Checks that `line` is a mate from `pos`: legal moves, every attacker move gives check, odd
-/// length, and the final position is checkmate. Guards clients that replay the line.
-fn verify_mate(pos: &Position, line: &[Move]) -> Result<(), String> {
+/// length, and the final position is checkmate (for `PostSearch composer`, whose lines may end
+/// where only useless interpositions are left, the composer rules of `mate::verify_composed`).
+/// Guards clients that replay the line.
+fn verify_mate(pos: &Position, line: &[Move], post: PostSearch) -> Result<(), String> {
+    if post == PostSearch::Composer {
+        return crate::mate::verify_composed(pos, line);
+    }
     if line.len().is_multiple_of(2) {
         return Err(format!("line has even length {}", line.len()));
     }
@@ -303,7 +308,7 @@ fn report(job: &Job, res: Result<SearchResult, String>) -> (Vec<String>, String,
     };
     let checked_best = |notes: &mut Vec<String>| -> Option<Vec<Move>> {
         let line = r.best_mate.clone()?;
-        match verify_mate(&job.pos, &line) {
+        match verify_mate(&job.pos, &line, job.limits.post_search) {
             Ok(()) => {
                 notes.push("mate found before the search ended (maybe not the shortest)".into());
                 Some(line)
@@ -316,7 +321,7 @@ fn report(job: &Job, res: Result<SearchResult, String>) -> (Vec<String>, String,
         }
     };
     let answer = match &r.outcome {
-        Outcome::Mate(line) => match verify_mate(&job.pos, line) {
+        Outcome::Mate(line) => match verify_mate(&job.pos, line, job.limits.post_search) {
             Ok(()) => Answer::Mate(line.clone()),
             Err(e) => {
                 log::error!("Outcome::Mate {line:?} rejected: {e}");

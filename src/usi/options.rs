@@ -82,7 +82,8 @@ impl Options {
                 "option name PvInterval type spin default {} min 0 max {PV_INTERVAL_MAX_MS}",
                 d.pv_interval_ms
             ),
-            "option name PostSearch type combo default shortest var shortest var none".to_string(),
+            "option name PostSearch type combo default shortest var shortest var none var composer"
+                .to_string(),
         ]
     }
 
@@ -137,7 +138,7 @@ impl Options {
             }
             Changed::PostSearch => {
                 self.post_search = PostSearch::parse(value).ok_or_else(|| {
-                    format!("setoption {opt}: '{shown}' is not 'shortest' or 'none'")
+                    format!("setoption {opt}: '{shown}' is not 'shortest', 'none' or 'composer'")
                 })?;
             }
         }
