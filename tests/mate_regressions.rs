@@ -242,3 +242,65 @@ fn ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table() {
         }
     }
 }
+
+#[test]
+fn composer_answers_brief_three_ply_problem_in_three() {
+    // Brief §6: other solvers answer this 3-ply problem with 11 plies of useless interpositions.
+    let sfen = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
+    match solve_with(&mut Solver::new(32), sfen, PostSearch::Composer, 20) {
+        Outcome::Mate(line) => {
+            let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+            assert_eq!(text.join(" "), "G*3i 2h1i 3g1g");
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+/// rules-tricky.tsv rows: (sfen, strict length, source label, tags).
+fn rows_with_labels() -> Option<Vec<(String, String, String, String)>> {
+    let dir = problems_dir()?;
+    let text = std::fs::read_to_string(dir.join("rules-tricky.tsv")).ok()?;
+    Some(
+        text.lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                let get = |i: usize| f.get(i).unwrap_or(&"").to_string();
+                (get(0), get(1), get(5), get(2))
+            })
+            .collect(),
+    )
+}
+
+/// Useless interpositions omitted: where the source's own label is a number (the composer's
+/// convention, e.g. antma's "futile drops" counted as mate in 1), the composer answer has that
+/// length; and where the longest defence is a valid interposition (the captured piece is
+/// needed later), the composer answer keeps it, so its length is the strict one.
+#[test]
+fn composer_lengths_match_source_labels_and_keep_valid_interpositions() {
+    let Some(rows) = rows_with_labels() else {
+        return;
+    };
+    let mut solver = Solver::new(64);
+    let mut checked = 0;
+    for (sfen, strict, label, tags) in rows {
+        let want = if tags.contains("valid_interposition") && strict.parse::<usize>().is_ok() {
+            strict.clone()
+        } else if label.parse::<usize>().is_ok() && tags.contains("futile") {
+            label.clone()
+        } else {
+            continue;
+        };
+        if Position::from_sfen(&sfen).is_err() {
+            continue;
+        }
+        let got = match solve_with(&mut solver, &sfen, PostSearch::Composer, 20) {
+            Outcome::Mate(l) => l.len().to_string(),
+            o => format!("{o:?}"),
+        };
+        eprintln!("  composer {sfen}: want {want} (strict {strict}) got {got}");
+        assert_eq!(got, want, "{sfen} ({tags})");
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} rows checked");
+}
