@@ -304,3 +304,89 @@ fn composer_lengths_match_source_labels_and_keep_valid_interpositions() {
     }
     assert!(checked >= 5, "only {checked} rows checked");
 }
+
+/// (sfen, known strict length) of the first `n` rows of a set.
+fn first_rows(file: &str, n: usize) -> Option<Vec<(String, usize)>> {
+    let dir = problems_dir()?;
+    let text = std::fs::read_to_string(dir.join(file)).ok()?;
+    Some(
+        text.lines()
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                let sfen = f.next()?.to_string();
+                let len = f.next()?.parse().ok()?;
+                Some((sfen, len))
+            })
+            .take(n)
+            .collect(),
+    )
+}
+
+fn spare_at_end(sfen: &str, line: &[Move]) -> u32 {
+    let mut p = Position::from_sfen(sfen).unwrap();
+    let attacker = p.side_to_move();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker).total()
+}
+
+/// Among defences of equal length the composer answer leaves the attacker no more spare pieces
+/// than the strict one, and on the first 300 mate3-11 problems it strictly improves some.
+#[test]
+fn spare_pieces_tie_break() {
+    let Some(rows) = first_rows("mate3-11.tsv", 300) else {
+        return;
+    };
+    let mut solver = Solver::new(64);
+    let mut improved = 0;
+    for (sfen, _) in &rows {
+        let (Outcome::Mate(strict), Outcome::Mate(composed)) = (
+            solve_with(&mut solver, sfen, PostSearch::Shortest, 10),
+            solve_with(&mut solver, sfen, PostSearch::Composer, 10),
+        ) else {
+            continue;
+        };
+        if strict.len() == composed.len() && strict != composed {
+            let (a, b) = (spare_at_end(sfen, &strict), spare_at_end(sfen, &composed));
+            assert!(b <= a, "{sfen}: composer leaves {b} spare, strict {a}");
+            if b < a {
+                improved += 1;
+            }
+        }
+    }
+    eprintln!(
+        "spare-pieces tie-break changed {improved} answers of {}",
+        rows.len()
+    );
+    assert!(improved > 0);
+}
+
+/// The shortest mate is often found only after a longer first proof: on the first 300
+/// mate3-11 problems, some first proofs are longer than the known length and the post-search
+/// brings every one of them down to it.
+#[test]
+fn shortest_found_after_a_longer_first_proof() {
+    let Some(rows) = first_rows("mate3-11.tsv", 300) else {
+        return;
+    };
+    let mut solver = Solver::new(64);
+    let mut longer_first = 0;
+    for (sfen, known) in &rows {
+        let Outcome::Mate(first) = solve_with(&mut solver, sfen, PostSearch::None, 10) else {
+            panic!("{sfen}: no first proof");
+        };
+        if first.len() > *known {
+            longer_first += 1;
+            match solve_with(&mut solver, sfen, PostSearch::Shortest, 10) {
+                Outcome::Mate(short) => assert_eq!(short.len(), *known, "{sfen}"),
+                o => panic!("{sfen}: {o:?}"),
+            }
+        }
+    }
+    eprintln!(
+        "{longer_first} of {} first proofs were longer than the shortest",
+        rows.len()
+    );
+    assert!(longer_first > 0);
+}

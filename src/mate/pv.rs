@@ -207,15 +207,39 @@ pub(super) fn is_useless_interposition(pos: &Position, rest: &[Move]) -> bool {
     p.hand(attacker).count(kind) >= after_capture
 }
 
+/// Pieces left in the attacker's hand after playing `seq` from `pos` (駒余り when non-zero).
+fn spare_after(pos: &Position, seq: &[Move], attacker: crate::shogi::Color) -> u32 {
+    let mut p = pos.clone();
+    for &m in seq {
+        p.do_move(m);
+    }
+    p.hand(attacker).total()
+}
+
+/// Lines up to this length get the spare-pieces tie-break at every defender node (it reads one
+/// line per defence from the table).
+const TIE_BREAK_MAX_LINE: usize = 201;
+
 /// The composers' answer from `pos` (attacker to move) given a strict line `line` from it:
 /// useless interpositions are dropped in favour of the defender's longest real defence, and
-/// where every defence is a useless interposition the line ends at the attacker's check.
+/// where every defence is a useless interposition the line ends at the attacker's check. Among
+/// defences of equal length the defender prefers the one that leaves the attacker no spare
+/// pieces (fewest pieces in hand at the end).
 pub(super) fn compose(s: &mut Search, pos: &Position, line: &[Move], depth: u32) -> Vec<Move> {
+    let attacker = pos.side_to_move();
     let mut out = Vec::with_capacity(line.len());
     let mut p = pos.clone();
     for i in 0..line.len() {
-        if i % 2 == 1 && depth < 64 && is_useless_interposition(&p, &line[i..]) {
-            let mut best: Option<Vec<Move>> = None;
+        let useless = i % 2 == 1 && depth < 64 && is_useless_interposition(&p, &line[i..]);
+        let tie_break = i % 2 == 1 && depth < 64 && line.len() - i <= TIE_BREAK_MAX_LINE;
+        if useless || tie_break {
+            let rest = &line[i..];
+            // (line from here, length, spare pieces at its end)
+            let mut best: Option<(Vec<Move>, usize, u32)> = if useless {
+                None
+            } else {
+                Some((rest.to_vec(), rest.len(), spare_after(&p, rest, attacker)))
+            };
             let evasions = p.legal_move_list();
             for &e in evasions.as_slice() {
                 if e == line[i] || s.aborted.is_some() {
@@ -231,18 +255,34 @@ pub(super) fn compose(s: &mut Search, pos: &Position, line: &[Move], depth: u32)
                 if is_useless_interposition(&p, &full) {
                     continue;
                 }
-                p.do_move(e);
-                let mut composed = vec![e];
-                composed.extend(compose(s, &p, &alt, depth + 1));
-                p.undo_move();
-                if best.as_ref().is_none_or(|b| composed.len() > b.len()) {
-                    best = Some(composed);
+                let spare = spare_after(&p, &full, attacker);
+                let better = match &best {
+                    None => true,
+                    Some((_, len, sp)) => {
+                        // Without a useless defence to replace, only an equally long defence
+                        // with fewer spare pieces may take the current one's place.
+                        if useless {
+                            full.len() > *len || (full.len() == *len && spare < *sp)
+                        } else {
+                            full.len() == *len && spare < *sp
+                        }
+                    }
+                };
+                if better {
+                    let l = full.len();
+                    best = Some((full, l, spare));
                 }
             }
-            if let Some(b) = best {
-                out.extend(b);
+            match best {
+                Some((b, _, _)) if useless || b[0] != line[i] => {
+                    p.do_move(b[0]);
+                    out.push(b[0]);
+                    out.extend(compose(s, &p, &b[1..], depth + 1));
+                    return out;
+                }
+                Some(_) => {}
+                None => return out,
             }
-            return out;
         }
         out.push(line[i]);
         p.do_move(line[i]);
