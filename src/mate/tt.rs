@@ -103,6 +103,20 @@ impl Table {
         ((key >> 20) ^ key) as usize & self.mask
     }
 
+    /// Asks the CPU to start loading the cluster of `key` (a hint; no effect on results).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = &self.clusters[self.cluster_index(key)] as *const Cluster as *const i8;
+            // SAFETY: `ptr` points into our own live allocation; prefetch never faults and has
+            // no effect on memory contents.
+            unsafe { core::arch::x86_64::_mm_prefetch(ptr, core::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks up (key, hand): exact entries give their numbers; dominance gives proofs (our hand
     /// ⊇ proof hand), disproofs (our hand ⊆ disproof hand) and bounds from unsolved entries.
     #[inline]

@@ -331,6 +331,33 @@ impl Position {
         };
     }
 
+    /// The board key after `m` (assumed legal), computed without making the move: lets the
+    /// search prefetch a child's table entry before it gets there.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut k = self.board_key ^ zobrist::SIDE;
+        if m.is_drop() {
+            k ^= zobrist::PIECE_SQUARE[Piece::new(us, m.drop_kind()).index()][to.index()];
+        } else {
+            let from = m.from();
+            let p = self.board[from.index()];
+            k ^= zobrist::PIECE_SQUARE[p.index()][from.index()];
+            let cap = self.board[to.index()];
+            if !cap.is_empty() {
+                k ^= zobrist::PIECE_SQUARE[cap.index()][to.index()];
+            }
+            let np = if m.is_promotion() {
+                Piece::new(us, p.kind().promote())
+            } else {
+                p
+            };
+            k ^= zobrist::PIECE_SQUARE[np.index()][to.index()];
+        }
+        k
+    }
+
     /// Takes back the last move made with `do_move`.
     pub fn undo_move(&mut self) {
         let st = self.history.pop().expect("undo_move without a move");
@@ -447,5 +474,30 @@ impl Position {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.to_sfen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_key_after_matches_do_move() {
+        // After 7g7f 3c3d: captures with promotion (8h2b+), non-promotions, drops after a
+        // capture; then every move of every position two plies on.
+        let mut p = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
+        )
+        .unwrap();
+        for m1 in p.legal_move_list().as_slice().to_vec() {
+            p.do_move(m1);
+            for m in p.legal_move_list().as_slice().to_vec() {
+                let predicted = p.board_key_after(m);
+                p.do_move(m);
+                assert_eq!(predicted, p.board_key(), "{m1} {m}");
+                p.undo_move();
+            }
+            p.undo_move();
+        }
     }
 }
