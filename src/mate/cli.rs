@@ -15,6 +15,7 @@ usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shor
   time, nps, hashfull and the line in Japanese notation on stderr (on stdout with --verbose).
   --threshold picks the child threshold rule (default epsilon:0.5, the 1+ε trick; kh is
   KomoringHeights' second-best + 1).
+  Every 5 s a progress line goes to stderr.
   Exit status 0 for any of these answers, 2 for bad arguments or a bad SFEN.";
 
 fn bad(msg: &str) -> ExitCode {
@@ -88,13 +89,28 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         time: time_ms.map(Duration::from_millis),
         nodes,
         post_search,
+        // Long searches report progress on stderr so a person knows it is alive.
+        info_interval: Some(Duration::from_secs(5)),
         ..Limits::default()
     };
     let (result, pos) = super::with_search_stack(move || {
         let mut solver = Solver::new(hash_mb);
         solver.threshold = threshold;
         let stop = AtomicBool::new(false);
-        let r = solver.solve(&pos, &limits, &stop, &mut |_| {});
+        let r = solver.solve(&pos, &limits, &stop, &mut |p| {
+            let st = &p.stats;
+            let best =
+                p.pv.as_ref()
+                    .map(|l| format!(", mate in {} proven, looking for shorter", l.len()))
+                    .unwrap_or_default();
+            eprintln!(
+                "... {} s, {} nodes, {} nodes/s, hashfull {}{best}",
+                st.time.as_secs(),
+                st.nodes,
+                st.nps(),
+                st.hashfull
+            );
+        });
         (r, pos)
     });
     println!("{}", checkmate_reply(&result.outcome));
