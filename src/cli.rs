@@ -14,6 +14,8 @@ usage:
                                    then 'nodes <N> time_ms <T> nps <R>'
   tsumugi moves [--kind legal|checks|evasions] --sfen <SFEN>
                                    print the moves of that kind, sorted, on one line
+  tsumugi bench [--hash-mb M] [--threads 1]
+                                   solve the built-in positions; deterministic node signature
   tsumugi help                     this text
 ";
 
@@ -114,6 +116,7 @@ pub fn run(args: &[String]) -> ExitCode {
         "perft" => cmd_perft(rest),
         "moves" => cmd_moves(rest),
         "solve" => crate::mate::cli::cmd_solve(rest),
+        "bench" => crate::bench::cmd_bench(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             ExitCode::SUCCESS

@@ -3,6 +3,7 @@
 //! Layers, arrows pointing down only: `usi` (protocol) → `mate` (search) → `shogi` (rules).
 //! `cli` holds the subcommands of the binary.
 
+pub mod bench;
 pub mod cli;
 pub mod mate;
 pub mod shogi;
