@@ -470,6 +470,10 @@ def git(*args) -> str:
         return ""
 
 
+def shorten(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
 def machine() -> dict:
     cpu = "unknown"
     try:
@@ -485,7 +489,7 @@ def machine() -> dict:
         "cores": os.cpu_count(),
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": git("rev-parse", "--short=12", "HEAD"),
-        "subject": git("log", "-1", "--format=%s")[:100],
+        "subject": shorten(git("log", "-1", "--format=%s"), 90),
         "dirty": bool(dirty),
     }
 
@@ -531,7 +535,7 @@ def write_report(path: Path, args, probs, solvers, results, summ, elapsed: float
     w(f"- Machine: {m['cpu']}, {m['cores']} cores (shared with other builds: times are noisy;")
     w("  compare within this run)")
     w(f"- Date: {m['date']}")
-    dirty = " (plus uncommitted changes in src/ at build time)" if m["dirty"] else ""
+    dirty = " (the working tree had uncommitted changes in src/ when this was written)" if m["dirty"] else ""
     w(f"- Commit: `{m['commit']}` {m['subject']}{dirty}")
     sets = ", ".join(args.sets)
     sample = "every problem" if args.every == 1 else f"every {args.every}th problem (offset {args.offset})"
@@ -680,6 +684,9 @@ def parse_args(argv):
     ap.add_argument("--via", choices=["usi", "solve"], default="usi", help="how to drive tsumugi")
     ap.add_argument("--post-search", choices=["shortest", "none"],
                     help="tsumugi's PostSearch option (default: the engine's default, shortest)")
+    ap.add_argument("--also-first-mate", action="store_true",
+                    help="also run tsumugi as 'tsumugi-first' with PostSearch=none (stops at its first "
+                    "mate, as cshogi does)")
     ap.add_argument("--engine", action="append", default=[], metavar="NAME=PATH", help="another USI engine")
     ap.add_argument("--setoption", action="append", default=[], metavar="NAME:OPTION=VALUE",
                     help="a USI option for the engine NAME ('tsumugi' or an --engine name)")
@@ -726,6 +733,8 @@ def main(argv=None) -> int:
             solvers.append(UsiSolver("tsumugi", str(binary), args.hash_mb, opts, grace))
         else:
             solvers.append(SolveCliSolver("tsumugi", str(binary), args.hash_mb, args.post_search))
+    if args.also_first_mate and not args.no_tsumugi and args.via == "usi":
+        solvers.append(UsiSolver("tsumugi-first", str(binary), args.hash_mb, {"PostSearch": "none"}, grace))
     if not args.no_cshogi:
         solvers.append(CshogiSolver(args.cshogi_nodes, args.cshogi_depth))
     for e in args.engine:
