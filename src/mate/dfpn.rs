@@ -100,7 +100,7 @@ struct Child {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(super) struct NodeResult {
+pub(crate) struct NodeResult {
     pub pn: u32,
     pub dn: u32,
     pub hand: Hand,
@@ -928,7 +928,10 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
     // Shortest mate: prove or refute a mate within (best - 2) plies until refuted (KomoringHeights'
     // post-search). Proofs in the table longer than the limit are ignored by `mid`; failures at
     // the limit are path-dependent and never stored as disproofs.
-    let mut proven_len = (r.len as usize).min(line.len());
+    // The proof's own length bounds the shortest mate (a read line may be shorter when a stored
+    // length over-estimates a defence; it proves nothing about the minimum).
+    let mut proven_len = r.len as usize;
+    let mut minimal_known = false;
     while proven_len >= 3 {
         let limit = (proven_len - 2) as u32;
         s.max_plies = limit.min(user_limit);
@@ -942,16 +945,14 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             break;
         }
         if r.pn != 0 {
-            log::debug!(
-                "no mate within {limit} plies: {} is the shortest",
-                line.len()
-            );
+            log::debug!("no mate within {limit} plies: {proven_len} is the shortest");
+            minimal_known = s.depth_cutoffs > 0 || r.dn == 0;
             break;
         }
         match pv::extract(s, pos) {
             Ok(l) => {
                 log::debug!("mate within {limit}: found {} plies", l.len());
-                proven_len = (r.len as usize).min(l.len());
+                proven_len = r.len as usize;
                 if l.len() < line.len() {
                     line = l;
                     s.best_line = Some(line.clone());
@@ -964,6 +965,17 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
                 log::warn!("shorter mate proven but its line failed verification: {e}");
                 break;
             }
+        }
+    }
+    s.max_plies = user_limit;
+    if minimal_known && line.len() != proven_len && s.aborted.is_none() {
+        // The read line's defences were not all the longest: read it again with proven choices.
+        match pv::extract_exact(s, pos, proven_len) {
+            Ok(l) => {
+                line = l;
+                s.best_line = Some(line.clone());
+            }
+            Err(e) => log::warn!("could not read a line of the proven length {proven_len}: {e}"),
         }
     }
     s.max_plies = user_limit;

@@ -122,6 +122,116 @@ fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool) -> Pick {
     }
 }
 
+/// Runs `mid` on the node at the end of `line` + `extra` with the line as path and the given
+/// absolute length limit (plies from the root); restores the limit afterwards.
+fn search_at(
+    s: &mut Search,
+    root: &Position,
+    line: &[Move],
+    extra: Option<Move>,
+    max_plies: u32,
+) -> super::dfpn::NodeResult {
+    let saved = s.max_plies;
+    s.max_plies = max_plies;
+    let mut pos = root.clone();
+    s.path_clear();
+    let k = pos.board_key() ^ s.salt;
+    s.path_push(k, pos.hand(s.attacker));
+    for &m in line.iter().chain(extra.iter()) {
+        pos.do_move(m);
+        let k = pos.board_key() ^ s.salt;
+        s.path_push(k, pos.hand(s.attacker));
+    }
+    let ply = (line.len() + extra.is_some() as usize) as u32;
+    let r = s.mid(&mut pos, INF, INF, ply);
+    s.path_clear();
+    s.max_plies = saved;
+    r
+}
+
+/// Reads a line of exactly `target` plies once the shortest mate is known to be `target`
+/// (mate within `target` proven, within `target - 2` refuted). Stored lengths are only upper
+/// bounds, so at each defender node with `rem` plies to go we take a defence that provably has
+/// no mate within `rem - 3` plies (a search limited to `target - 2` plies from the root fails
+/// there): the defender's longest defence. At attacker nodes, a check proven within `rem - 1`.
+pub(super) fn extract_exact(
+    s: &mut Search,
+    root: &Position,
+    target: usize,
+) -> Result<Vec<Move>, String> {
+    let mut pos = root.clone();
+    let mut line: Vec<Move> = Vec::with_capacity(target);
+    while line.len() < target {
+        let rem = target - line.len();
+        let or = pos.side_to_move() == s.attacker;
+        let mut list = MoveList::new();
+        if or {
+            pos.check_moves(&mut list);
+        } else {
+            pos.legal_moves(&mut list);
+        }
+        if list.is_empty() {
+            return Err(format!("line ends at ply {} before {target}", line.len()));
+        }
+        // Children with their stored proof lengths (None: not proven in the table).
+        let probe = |s: &Search, pos: &mut Position, m: Move| {
+            pos.do_move(m);
+            let p = s.tt.probe(pos.board_key() ^ s.salt, pos.hand(s.attacker));
+            pos.undo_move();
+            (p.pn == 0).then_some(p.len as usize)
+        };
+        let chosen = if or {
+            let mut pick = None;
+            for attempt in 0..2 {
+                let mut best: Option<(Move, usize)> = None;
+                for &m in list.as_slice() {
+                    if let Some(l) = probe(s, &mut pos, m) {
+                        if l < rem && best.is_none_or(|(_, b)| l < b) {
+                            best = Some((m, l));
+                        }
+                    }
+                }
+                if let Some((m, _)) = best {
+                    pick = Some(m);
+                    break;
+                }
+                if attempt == 0 {
+                    search_at(s, root, &line, None, target as u32);
+                }
+                if s.aborted.is_some() {
+                    return Err("stopped while reading the line".into());
+                }
+            }
+            pick.ok_or_else(|| format!("no check proven within {} at ply {}", rem - 1, line.len()))?
+        } else {
+            let mut cands: Vec<(Move, usize)> = list
+                .iter()
+                .map(|&m| (m, probe(s, &mut pos, m).unwrap_or(usize::MAX)))
+                .collect();
+            // Longest stored first; on equal length a board move before a drop.
+            cands.sort_by_key(|&(m, l)| (std::cmp::Reverse(l), m.is_drop()));
+            let mut pick = None;
+            if rem >= 3 {
+                for &(m, _) in &cands {
+                    let r = search_at(s, root, &line, Some(m), (target - 2) as u32);
+                    if s.aborted.is_some() {
+                        return Err("stopped while reading the line".into());
+                    }
+                    if r.dn == 0 {
+                        pick = Some(m);
+                        break;
+                    }
+                }
+            }
+            pick.unwrap_or(cands[0].0)
+        };
+        line.push(chosen);
+        pos.do_move(chosen);
+    }
+    verify(root, &line)?;
+    Ok(line)
+}
+
 /// Proves the node at the end of `line` (plus `extra`, if given) again, with the line as path.
 fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) {
     let mut pos = root.clone();
