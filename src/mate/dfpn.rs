@@ -111,7 +111,7 @@ pub(crate) struct NodeResult {
 }
 
 /// Nodes between polls of the stop flag, clock and node limit: a few milliseconds at most.
-const POLL_INTERVAL: u64 = 1024;
+const POLL_INTERVAL: u64 = 256;
 /// Entries of the repetition table (8 MB).
 const REP_TABLE_SIZE: usize = 1 << 20;
 /// Nodes between occupancy checks (and garbage collections).
