@@ -33,9 +33,11 @@ import datetime as dt
 import multiprocessing as mp
 import os
 import queue
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -431,7 +433,7 @@ def length_group(p: Problem) -> str:
     return "other"
 
 
-def summarize(name: str, probs: list[Problem], results: dict) -> dict:
+def summarize(name: str, probs: list[Problem], results: dict, limit_s: float) -> dict:
     rs = [results[(p.index, name)] for p in probs]
     solved = [(p, a, v) for p, (a, v) in zip(probs, rs) if v.status == "solved"]
     wrong = [(p, a, v) for p, (a, v) in zip(probs, rs) if v.status == "wrong"]
@@ -452,6 +454,7 @@ def summarize(name: str, probs: list[Problem], results: dict) -> dict:
         "len_eq": sum(v.length == p.expected for p, a, v in mates),
         "len_longer": sum(v.length > p.expected for p, a, v in mates),
         "len_shorter": sum(v.length < p.expected for p, a, v in mates),
+        "at_limit": sum(a.time >= 0.95 * limit_s for _, a, _ in solved),
         "median_solved": median([a.time for _, a, _ in solved]),
         "total_solved": sum(a.time for _, a, _ in solved),
         "total_all": sum(a.time for a, _ in rs),
@@ -525,6 +528,16 @@ def write_plot(path: Path, names: list[str], summ: dict, ms: int, n: int) -> Non
     plt.close(fig)
 
 
+def bench_signature(binary: Path) -> str:
+    """Last line of `tsumugi bench` (deterministic node count: identifies the search version)."""
+    try:
+        r = subprocess.run([str(binary), "bench"], capture_output=True, text=True, timeout=300)
+        lines = r.stdout.strip().splitlines()
+        return lines[-1] if r.returncode == 0 and lines else f"failed (exit {r.returncode})"
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"failed ({e})"
+
+
 def write_report(path: Path, args, probs, solvers, results, summ, elapsed: float, m: dict, plot: str):
     names = [s.name for s in solvers]
     L = []
@@ -534,9 +547,11 @@ def write_report(path: Path, args, probs, solvers, results, summ, elapsed: float
     w("## Run\n")
     w(f"- Machine: {m['cpu']}, {m['cores']} cores (shared with other builds: times are noisy;")
     w("  compare within this run)")
-    w(f"- Date: {m['date']}")
-    dirty = " (the working tree had uncommitted changes in src/ when this was written)" if m["dirty"] else ""
+    w(f"- Date (start of the run): {m['date']}")
+    dirty = " (plus uncommitted changes in src/ at the start of the run)" if m["dirty"] else ""
     w(f"- Commit: `{m['commit']}` {m['subject']}{dirty}")
+    if m.get("bench"):
+        w(f"- `tsumugi bench` of the binary used: `{m['bench']}`")
     sets = ", ".join(args.sets)
     sample = "every problem" if args.every == 1 else f"every {args.every}th problem (offset {args.offset})"
     if args.limit:
@@ -557,26 +572,29 @@ def write_report(path: Path, args, probs, solvers, results, summ, elapsed: float
               f"{s.restarts}); node cap {args.cshogi_nodes} per second of limit, max depth "
               f"{args.cshogi_depth}; no-mate problems cannot be solved by it (it cannot tell no "
               "mate from giving up)")
-    w(f"- Whole run: {elapsed / 60:.1f} min")
+    w(f"- Whole run: {elapsed / 60:.1f} min" if elapsed >= 60 else f"- Whole run: {elapsed:.0f} s")
     if any(isinstance(s, UsiSolver) and s.name == "tsumugi" and "PostSearch" not in s.options
            for s in solvers):
         w("- tsumugi runs with its default `PostSearch=shortest`: after the first mate it proves the "
           "shortest; cshogi stops at its first mate (any length)")
     w("")
     w("## Results\n")
-    w("| solver | solved | of which mates | no mates | wrong | unsolved | length = listed | longer | "
-      "shorter | median time (solved) | total time (solved) | total time (all) | nodes/s |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    w("| solver | solved | of which mates | no mates | wrong | unsolved | solved at the limit | "
+      "length = listed | longer | shorter | median time (solved) | total time (solved) | "
+      "total time (all) | nodes/s |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in names:
         s = summ[n]
         nm = "–" if n == CSHOGI else str(s["solved_nomate"])
         w(f"| {n} | {s['solved']}/{s['n']} | {s['solved_mate']}/{s['n_mate']} | {nm} | {len(s['wrong'])} | "
-          f"{s['unsolved']} | {s['len_eq']} | {s['len_longer']} | {s['len_shorter']} | "
+          f"{s['unsolved']} | {s['at_limit']} | {s['len_eq']} | {s['len_longer']} | {s['len_shorter']} | "
           f"{fmt_s(s['median_solved'])} | {fmt_s(s['total_solved'])} | {fmt_s(s['total_all'])} | "
           f"{fmt_int(s['nps'])} |")
     w("")
     w("\"length = listed / longer / shorter\": verified mates compared with the set's listed "
       "length (famous.tsv lists some upper bounds; cshogi does not look for the shortest mate).")
+    w("\"solved at the limit\": a verified mate that came when the time ran out (tsumugi then prints "
+      "the best line proven so far, its shortest-mate search unfinished).")
     w("\"total time (all)\" counts unsolved problems at the time they took (about the limit).\n")
 
     # Ratios against cshogi.
@@ -724,9 +742,16 @@ def main(argv=None) -> int:
         binary = ROOT / binary
     grace = args.grace_ms / 1000
     solvers = []
+    m = machine()  # commit and tree state now, before other people's commits during the run
+    tmp = tempfile.TemporaryDirectory(prefix="tsumugi-bench-")
     if not args.no_tsumugi:
         if not binary.is_file():
             sys.exit(f"bench_report: {binary} not found: cargo build --release (or --bin / TSUMUGI_BIN)")
+        # Run a private copy: a rebuild during the run (by anyone) must not change the engine.
+        copy = Path(tmp.name) / binary.name
+        shutil.copy2(binary, copy)
+        binary = copy
+        m["bench"] = bench_signature(binary)
         if args.via == "usi":
             opts = {"PostSearch": args.post_search} if args.post_search else {}
             opts.update(args.options.get("tsumugi", {}))
@@ -767,15 +792,16 @@ def main(argv=None) -> int:
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = [s.name for s in solvers]
-    summ = {n: summarize(n, probs, results) for n in names}
+    summ = {n: summarize(n, probs, results, args.time_ms / 1000) for n in names}
     plot = "solved_vs_time.png"
     write_plot(out / plot, names, summ, args.time_ms, len(probs))
-    write_report(out / "report.md", args, probs, solvers, results, summ, elapsed, machine(), plot)
+    write_report(out / "report.md", args, probs, solvers, results, summ, elapsed, m, plot)
     for n in names:
         s = summ[n]
         print(f"{n}: solved {s['solved']}/{s['n']}, wrong {len(s['wrong'])}, median {fmt_s(s['median_solved'])}, "
               f"total {fmt_s(s['total_all'])}", file=sys.stderr)
     print(f"wrote {out / 'report.md'} and {out / plot} ({elapsed:.0f} s)", file=sys.stderr)
+    tmp.cleanup()
     return 1 if any(summ[n]["wrong"] for n in names if n == "tsumugi") else 0
 
 
