@@ -96,7 +96,8 @@ pub const POSITIONS: &[&str] = &[
     "9/6k2/5g3/9/7L1/3R5/9/9/9 b BPrb3g4s4n3l17p 1",
     // tsume: mate 9 (102853 nodes)
     "9/1k7/N8/9/3NP4/9/9/9/9 b RBSrb4g3s2n4l17p 1",
-    // playout: mate 15 (161163 nodes)
+    // playout: mate 17 (161163 nodes; that run printed a 15-ply line whose defence was not the
+    // longest: cshogi finds no mate within 15 plies)
     "2s2psn1/+N1+N1k3l/Lp1pp2pG/9/1B3Sn1l/p4PPP1/1GGBP1s2/4GR3/4K3+p b RL4P3p 83",
     // playout: mate 27 (209442 nodes)
     "l1sp+Pp2b/4gG1s1/n1p3p1n/p2gp1s1n/1p2g4/PP1Pk2Pp/N1P3PK1/LBR2S2P/L4L3 b RPp 139",
