@@ -234,18 +234,8 @@ pub(super) fn extract_exact(
 
 /// Proves the node at the end of `line` (plus `extra`, if given) again, with the line as path.
 fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) {
-    let mut pos = root.clone();
-    s.path_clear();
-    let k = pos.board_key() ^ s.salt;
-    s.path_push(k, pos.hand(s.attacker));
-    for &m in line.iter().chain(extra.iter()) {
-        pos.do_move(m);
-        let k = pos.board_key() ^ s.salt;
-        s.path_push(k, pos.hand(s.attacker));
-    }
-    let ply = (line.len() + extra.is_some() as usize) as u32;
-    let _ = s.mid(&mut pos, INF, INF, ply);
-    s.path_clear();
+    let limit = s.max_plies;
+    search_at(s, root, line, extra, limit);
 }
 
 /// Replays `line` from `root` with the full legal move generator.
