@@ -19,7 +19,7 @@ GOOD = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
 CASES = [
     ("sfen-empty", ["position sfen"], "'sfen' without a SFEN", []),
     ("sfen-8-ranks", ["position sfen 4k4/9/4P4/9/9/9/9/9 b G 1"], "ranks", []),
-    ("sfen-10-ranks", ["position sfen 5+P1k1/9/5/+rB2/9/9/9/9/9/9 b RPb4g4s4k4l16p 1"],
+    ("sfen-10-ranks", ["position sfen 3+P1k2/9/6/+rB4/9/9/9/9/9/9 b RPb4g4s4l16p 1"],
      "ranks", []),
     ("sfen-wide-rank", ["position sfen 4k5/9/4P4/9/9/9/9/9/9 b G 1"], "squares", []),
     ("sfen-bad-side", ["position sfen 4k4/9/4P4/9/9/9/9/9/9 x G 1"], "side to move", []),

@@ -18,9 +18,9 @@ HEAD_MATE_WHITE = "9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1"
 # Mate in 3 (several answers of length 3).
 MATE3 = "7k1/9/6R2/9/9/9/9/9/9 b G 1"
 # No mate: the gold cannot approach a king in the open with the pawn ahead of it.
-NOMATE = "9/4k4/9/4P4/9/9/9/9/9 b G2r2b4s4n4l17p 1"
+NOMATE = "9/3k5/9/3P5/9/9/9/9/9 b G2r2b4s4n4l17p 1"
 # A bare king with a few pieces in hand: no mate, and very slow to prove (a long search).
-HARD_NOMATE = "7k1/9/9/9/9/9/9/9/9 b B2G2SL2P2rb2g2s4n3l16p 1"
+HARD_NOMATE = "6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1"
 
 INFO_RE = re.compile(
     r"^info time \d+ nodes \d+ nps \d+ hashfull \d+"

@@ -140,7 +140,7 @@ const SEEDS: &[&str] = &[
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
     "7k1/9/6R2/9/9/9/9/9/9 b G 1",
     "9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1",
-    "l2gs3l/1k4+N+P1/1p1s5/p1r3p1p/3Kp4/P3P1P2/GPN6/Lg+b6/1N1+p4L w 6PNSGBRps 1",
+    "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
 ];
 
 const SFEN_CHARS: &[u8] = b"0123456789/+-kKrRbBgGsSnNlLpPxw *\t";

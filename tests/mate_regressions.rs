@@ -95,7 +95,7 @@ fn perpetual_check_is_no_mate() {
 
 #[test]
 fn no_check_at_root_is_nomate_at_once() {
-    assert_eq!(solve("4k4/9/9/9/9/9/9/9/9 b P 1"), Outcome::NoMate);
+    assert_eq!(solve("4k4/9/9/9/9/9/9/9/9 b - 1"), Outcome::NoMate);
 }
 
 #[test]

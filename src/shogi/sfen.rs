@@ -376,7 +376,7 @@ mod tests {
     fn round_trips() {
         for s in [
             STARTPOS,
-            "8l/7sk/7R1/6B2/9/8b/9/9/9 b Sr4g2s4n3l18p 1",
+            "7lk/7s1/7R1/5B3/9/8b/9/9/9 b Sr4g2s4n3l18p 1",
             "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
             "+R+B+P+L+N+S2k/9/9/9/9/9/9/9/K8 b - 5",
@@ -459,7 +459,7 @@ mod tests {
         ("4k4/9/9/4+K4/9/9/9/9/9 b - 1", "'K' cannot be promoted"),
         ("04k4/9/9/9/9/9/9/9/9 b - 1", "count 0"),
         ("4k4/9/9/9/9/9/9/9/9 b PP 1", "listed twice"),
-        ("5+P1k1/9/5/+rB2/9/9/9/9/9/9 b RPb4g4s4k4l16p 1", "10 ranks"),
+        ("3+P1k2/9/6/+rB4/9/9/9/9/9/9 b RPb4g4s4l16p 1", "10 ranks"),
     ];
 
     #[test]

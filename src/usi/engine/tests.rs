@@ -784,7 +784,7 @@ fn real_solver_session() {
             "go mate 2000",
             &format!("position sfen {MATE3}"),
             "go mate infinite",
-            "position sfen 9/4k4/9/4P4/9/9/9/9/9 b G2r2b4s4n4l17p 1",
+            "position sfen 9/3k5/9/3P5/9/9/9/9/9 b G2r2b4s4n4l17p 1",
             "go mate",
         ],
     );
