@@ -445,19 +445,11 @@ fn random_playouts(target: u64, seed: u64, st: &mut Stats) {
 }
 
 fn problems_dir() -> Option<PathBuf> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS); only random positions \
-             are compared",
-            dir.display()
-        );
-        None
+    let dir = common::problems_dir();
+    if dir.is_none() {
+        eprintln!("  (only random positions are compared)");
     }
+    dir
 }
 
 /// The positions of every `*.tsv` problem set (first column), in file-name order. SFENs our

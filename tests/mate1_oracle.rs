@@ -18,6 +18,9 @@
 //! (`$TSUMUGI_MATE1_PROBLEMS`, default `target/mate1_oracle_problems.tsv`, never committed) is
 //! checked like the data file. Absent inputs are reported as "SKIPPED: ..." and do not fail.
 
+mod common;
+use common::problems_dir;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use tsumugi::shogi::{MoveList, Position};
@@ -237,21 +240,6 @@ fn mate1_against_cshogi() {
     // The data is meant to be about 30% positions with a mate.
     let share = st.with_mate as f64 / st.positions as f64;
     assert!((0.2..=0.5).contains(&share), "mate share {share:.2}");
-}
-
-fn problems_dir() -> Option<PathBuf> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS)",
-            dir.display()
-        );
-        None
-    }
 }
 
 /// `mate1.tsv`: all mate in 1 (our move must mate by replay); `nomate1.tsv`: none has one.

@@ -7,7 +7,9 @@
 //! legal move generator and compare its length with the set's strict (every defence counted)
 //! shortest length.
 
-use std::path::PathBuf;
+mod common;
+use common::problems_dir;
+
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tsumugi::mate::{Limits, Outcome, PostSearch, Solver};
@@ -115,21 +117,6 @@ fn attacker_in_check_must_answer_with_check() {
         Outcome::Mate(line) => assert_mate_line(sfen, &line),
         Outcome::NoMate => {}
         o => panic!("{o:?}"),
-    }
-}
-
-fn problems_dir() -> Option<PathBuf> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS)",
-            dir.display()
-        );
-        None
     }
 }
 

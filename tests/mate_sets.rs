@@ -6,26 +6,14 @@
 //! `cargo test --release --test mate_sets -- --nocapture` runs a sample of each set;
 //! `... -- --ignored --nocapture` runs every position (minutes) and prints the totals.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::problems_dir;
+
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tsumugi::mate::{Limits, Outcome, PostSearch, Solver};
 use tsumugi::shogi::Position;
-
-fn problems_dir() -> Option<PathBuf> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS)",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// (sfen, expected) rows of a TSV set: expected is a length or "nomate".
 fn load(dir: &Path, file: &str) -> Vec<(String, String)> {

@@ -238,20 +238,13 @@ fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) 
     search_at(s, root, line, extra, limit);
 }
 
-/// Replays `line` from `root` with the full legal move generator.
+/// Replays `line` from `root` with the full legal move generator: the checks of
+/// `verify_composed`, and the final position checkmate.
 pub fn verify(root: &Position, line: &[Move]) -> Result<(), String> {
-    if line.len().is_multiple_of(2) {
-        return Err(format!("line has even length {}", line.len()));
-    }
+    verify_composed(root, line)?;
     let mut pos = root.clone();
-    for (i, &m) in line.iter().enumerate() {
-        if !pos.legal_move_list().contains(m) {
-            return Err(format!("ply {}: {m} is not legal", i + 1));
-        }
+    for &m in line {
         pos.do_move(m);
-        if i % 2 == 0 && !pos.in_check() {
-            return Err(format!("ply {}: attacker move {m} does not check", i + 1));
-        }
     }
     if !pos.in_check() || !pos.legal_move_list().is_empty() {
         return Err("final position is not checkmate".into());

@@ -10,6 +10,7 @@ use shogi_core::{
     PieceKind as CKind, Square as CSquare, ToUsi,
 };
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 fn core_kind(ch: char, promoted: bool) -> CKind {
     let k = match ch.to_ascii_uppercase() {
@@ -269,4 +270,21 @@ pub fn oracle_perft(p: &PartialPosition, depth: u32, info: &mut OracleInfo) -> u
         n += oracle_perft(&next, depth - 1, info);
     }
     n
+}
+
+/// The shared problem sets (`$TSUMUGI_PROBLEMS`, default `../shared/problems`), or `None` after
+/// printing a visible SKIPPED line: tests that need them never fail or pass silently without.
+pub fn problems_dir() -> Option<PathBuf> {
+    let dir = std::env::var("TSUMUGI_PROBLEMS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS)",
+            dir.display()
+        );
+        None
+    }
 }
