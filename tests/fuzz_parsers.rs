@@ -342,5 +342,8 @@ fn engine_soak() {
         text.lines().count(),
         t.elapsed().as_secs_f64()
     );
-    assert!(answers > 100);
+    // How many `go`s are answered depends on timing: the input arrives all at once, and a `go`
+    // that arrives while a search runs is ignored by design. So only require that searches ran
+    // and answered (the exact one-answer-per-go invariant is tested in engine-tests/).
+    assert!(answers > 0);
 }
