@@ -12,7 +12,7 @@ use common::problems_dir;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use tsumugi::mate::{Limits, Outcome, PostSearch, Solver};
+use tsumugi::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use tsumugi::shogi::Position;
 
 /// (sfen, expected) rows of a TSV set: expected is a length or "nomate".
@@ -79,6 +79,11 @@ fn run_set(solver: &mut Solver, rows: &[(String, String)], limit: Duration) -> T
                 let _ = (line, exp);
             }
             (Outcome::NoMate, false) => t.solved += 1,
+            // A proof whose line could not be read and verified is a defect, not a timeout
+            // (a famous 119-ply problem once read a line that walked in a circle).
+            (Outcome::Unknown(UnknownReason::Unverified(why)), _) => {
+                t.wrong.push(format!("{sfen}: proven but unverified: {why}"))
+            }
             (Outcome::Unknown(reason), _) => {
                 t.unsolved.push(format!("{sfen} ({reason:?}, {el:?})"))
             }

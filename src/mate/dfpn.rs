@@ -25,6 +25,7 @@
 //!   reached by a confluence; its δ is combined by max instead of sum (a cheap form of the
 //!   SNDA idea), so a shared subtree is not counted twice.
 
+use super::hugebuf::HugeBuf;
 use super::pv;
 use super::tt::{Table, INF};
 use super::*;
@@ -70,7 +71,7 @@ impl Threshold {
 pub(crate) struct Scratch {
     children: Vec<Child>,
     path_filter: Vec<u16>,
-    rep_table: Vec<u64>,
+    rep_table: HugeBuf<u64>,
 }
 
 impl Scratch {
@@ -78,7 +79,7 @@ impl Scratch {
         Scratch {
             children: Vec::with_capacity(1 << 16),
             path_filter: vec![0; 1 << 16],
-            rep_table: vec![0; REP_TABLE_SIZE],
+            rep_table: HugeBuf::new(REP_TABLE_SIZE),
         }
     }
 }
@@ -131,7 +132,7 @@ pub(super) struct Search<'a> {
     /// again, and these results may be reused only on exactly that path. Direct-mapped; the path
     /// hash is seeded with the material and the length limit, so entries of other searches or
     /// other limits never match and the table is never cleared.
-    rep_table: &'a mut Vec<u64>,
+    rep_table: &'a mut HugeBuf<u64>,
     stop: &'a AtomicBool,
     start: Instant,
     deadline: Option<Instant>,

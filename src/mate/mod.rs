@@ -6,6 +6,7 @@
 
 pub mod cli;
 mod dfpn;
+mod hugebuf;
 mod pv;
 pub mod tt;
 

@@ -40,7 +40,7 @@ pub(super) fn extract(s: &mut Search, root: &Position) -> Result<Vec<Move>, Stri
         }
         let mut chosen = None;
         for attempt in 0..3 {
-            match pick(s, &mut pos, &list, or) {
+            match pick(s, &mut pos, &list, or, &seen) {
                 Pick::Chosen(m) => {
                     chosen = Some(m);
                     break;
@@ -86,20 +86,33 @@ enum Pick {
     Missing(Vec<Move>),
 }
 
-fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool) -> Pick {
-    let mut best: Option<(Move, u16, bool)> = None;
+/// Chooses the next move of the line. Stored lengths are upper bounds that hand dominance can
+/// make inconsistent (a proof stored for a stronger hand says nothing exact about this one), so
+/// following "shortest" blindly can walk in a circle; a move back to a position already on the
+/// line is therefore never chosen by the attacker and chosen by the defender only when nothing
+/// else is proven. When the attacker has no proven check left that avoids the line, the node is
+/// proven again with the line as the search path, where repetitions count as failures.
+fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool, seen: &[u64]) -> Pick {
+    // (move, stored length, is a drop, repeats the line)
+    let mut best: Option<(Move, u16, bool, bool)> = None;
     let mut missing = Vec::new();
     for &m in list.as_slice() {
         pos.do_move(m);
         let key = pos.board_key() ^ s.salt;
         let p = s.tt.probe(key, pos.hand(s.attacker));
+        let repeats = seen.contains(&pos.key());
         pos.undo_move();
         if p.pn == 0 {
+            if or && repeats {
+                continue;
+            }
             let better = match best {
                 None => true,
-                Some((_, l, drop)) => {
+                Some((_, l, drop, rep)) => {
                     if or {
                         p.len < l
+                    } else if rep != repeats {
+                        rep
                     } else {
                         // Longest defence; on equal length a board move before a drop.
                         p.len > l || (p.len == l && drop && !m.is_drop())
@@ -107,7 +120,7 @@ fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool) -> Pick {
                 }
             };
             if better {
-                best = Some((m, p.len, m.is_drop()));
+                best = Some((m, p.len, m.is_drop(), repeats));
             }
         } else if !or {
             if p.dn == 0 {
@@ -117,7 +130,7 @@ fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool) -> Pick {
         }
     }
     match best {
-        Some((m, _, _)) if or || missing.is_empty() => Pick::Chosen(m),
+        Some((m, _, _, _)) if or || missing.is_empty() => Pick::Chosen(m),
         _ => Pick::Missing(missing),
     }
 }

@@ -20,6 +20,7 @@
 //! `GC_TRIGGER` permille, `gc` drops every unsolved entry at or below the median amount of a
 //! sample (KomoringHeights' scheme), so long searches keep their expensive results.
 
+use super::hugebuf::{HugeBuf, Zeroable};
 use crate::shogi::{Hand, Move};
 
 pub const INF: u32 = 1 << 30;
@@ -45,6 +46,9 @@ struct Cluster {
     e: [Entry; WAYS],
 }
 
+// SAFETY: a cluster is plain integers; all zero bytes are four empty entries (its default).
+unsafe impl Zeroable for Cluster {}
+
 const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 const _: () = assert!(std::mem::size_of::<Cluster>() == 128);
 
@@ -67,7 +71,7 @@ pub struct Probe {
 }
 
 pub struct Table {
-    clusters: Vec<Cluster>,
+    clusters: HugeBuf<Cluster>,
     mask: usize,
     size_mb: usize,
 }
@@ -81,7 +85,7 @@ impl Table {
             n *= 2;
         }
         Table {
-            clusters: vec![Cluster::default(); n],
+            clusters: HugeBuf::new(n),
             mask: n - 1,
             size_mb: mb.max(1),
         }
@@ -92,9 +96,7 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        for c in self.clusters.iter_mut() {
-            *c = Cluster::default();
-        }
+        self.clusters.zero();
     }
 
     #[inline(always)]

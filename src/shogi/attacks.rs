@@ -214,6 +214,23 @@ const fn forward_table() -> [[Bitboard; 81]; 2] {
 
 static FORWARD: [[Bitboard; 81]; 2] = forward_table();
 
+/// Rook (index 0) and bishop (index 1) attacks on an empty board: a slider of that kind can
+/// attack `sq` only from one of these squares, so one lookup rules out most slider tests.
+const fn pseudo_table() -> [[Bitboard; 81]; 2] {
+    let mut t = [[Bitboard(0); 81]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] =
+            Bitboard(ray(sq, 0, 1, 0) | ray(sq, 0, -1, 0) | ray(sq, 1, 0, 0) | ray(sq, -1, 0, 0));
+        t[1][sq] =
+            Bitboard(ray(sq, 1, 1, 0) | ray(sq, 1, -1, 0) | ray(sq, -1, 1, 0) | ray(sq, -1, -1, 0));
+        sq += 1;
+    }
+    t
+}
+
+static PSEUDO: [[Bitboard; 81]; 2] = pseudo_table();
+
 #[inline(always)]
 fn pext(x: u64, mask: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
@@ -316,12 +333,12 @@ pub fn lance_pseudo(c: Color, sq: Square) -> Bitboard {
 
 #[inline(always)]
 pub fn bishop_pseudo(sq: Square) -> Bitboard {
-    LINE_ATTACKS[sq.index()][1][0] | LINE_ATTACKS[sq.index()][2][0]
+    PSEUDO[1][sq.index()]
 }
 
 #[inline(always)]
 pub fn rook_pseudo(sq: Square) -> Bitboard {
-    file_attack(sq, Bitboard::EMPTY) | LINE_ATTACKS[sq.index()][0][0]
+    PSEUDO[0][sq.index()]
 }
 
 /// Attacks of a piece of kind `k` and colour `c` standing on `sq` with occupancy `occ`.

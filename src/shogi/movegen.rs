@@ -287,7 +287,23 @@ impl Position {
             .expect("in check implies a king");
         let c = checkers.lsb();
         let block = between(ksq, c);
-        self.gen_piece_moves(list, block | checkers);
+        // By target square (at most 8 of them) rather than by piece: the defender often has
+        // many pieces and only a few can reach the checker's line.
+        let us = self.side;
+        let occ = self.occupied();
+        let pinned = self.pinned();
+        let movers = self
+            .pieces_of(us)
+            .and_not(self.pieces_kind(PieceKind::King));
+        for to in block | checkers {
+            for from in self.attackers_to(us, to, occ) & movers {
+                if pinned.has(from) && !line(ksq, from).has(to) {
+                    continue;
+                }
+                let kind = self.board[from.index()].kind();
+                push_board_move(list, us, kind, from, to);
+            }
+        }
         self.gen_drops(list, block);
     }
 }

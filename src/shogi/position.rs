@@ -185,21 +185,56 @@ impl Position {
         // would attack it (attacks are symmetric under colour flip).
         let them = c.flip();
         let mine = self.by_color[c.index()];
-        let step = (pawn_attack(them, sq) & self.by_kind[PieceKind::Pawn.index()])
+        let mut att = ((pawn_attack(them, sq) & self.by_kind[PieceKind::Pawn.index()])
             | (knight_attack(them, sq) & self.by_kind[PieceKind::Knight.index()])
             | (silver_attack(them, sq) & self.by_kind[PieceKind::Silver.index()])
             | (gold_attack(them, sq) & self.gold_likes())
-            | (king_attack(sq) & self.king_steppers());
-        let slide = (bishop_attack(sq, occ) & self.bishop_likes())
-            | (rook_attack(sq, occ) & self.rook_likes())
-            | (lance_attack(them, sq, occ) & self.by_kind[PieceKind::Lance.index()]);
-        (step | slide) & mine
+            | (king_attack(sq) & self.king_steppers()))
+            & mine;
+        // Sliders: the occupancy lookups only when a slider of c stands on a line through sq
+        // (an empty-board table rules the rest out; mate problems have few sliders).
+        let bishops = self.bishop_likes() & mine;
+        if (bishop_pseudo(sq) & bishops).is_nonempty() {
+            att |= bishop_attack(sq, occ) & bishops;
+        }
+        let rooks = self.rook_likes() & mine;
+        if (rook_pseudo(sq) & rooks).is_nonempty() {
+            att |= rook_attack(sq, occ) & rooks;
+        }
+        let lances = self.by_kind[PieceKind::Lance.index()] & mine;
+        if (lance_pseudo(them, sq) & lances).is_nonempty() {
+            att |= lance_attack(them, sq, occ) & lances;
+        }
+        att
     }
 
-    /// Whether colour `c` attacks `sq` with occupancy `occ`.
+    /// Whether colour `c` attacks `sq` with occupancy `occ` (steps first, then sliders).
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(c, sq, occ).is_nonempty()
+        let them = c.flip();
+        let mine = self.by_color[c.index()];
+        let step = ((pawn_attack(them, sq) & self.by_kind[PieceKind::Pawn.index()])
+            | (knight_attack(them, sq) & self.by_kind[PieceKind::Knight.index()])
+            | (silver_attack(them, sq) & self.by_kind[PieceKind::Silver.index()])
+            | (gold_attack(them, sq) & self.gold_likes())
+            | (king_attack(sq) & self.king_steppers()))
+            & mine;
+        if step.is_nonempty() {
+            return true;
+        }
+        let bishops = self.bishop_likes() & mine;
+        if (bishop_pseudo(sq) & bishops).is_nonempty()
+            && (bishop_attack(sq, occ) & bishops).is_nonempty()
+        {
+            return true;
+        }
+        let rooks = self.rook_likes() & mine;
+        if (rook_pseudo(sq) & rooks).is_nonempty() && (rook_attack(sq, occ) & rooks).is_nonempty() {
+            return true;
+        }
+        let lances = self.by_kind[PieceKind::Lance.index()] & mine;
+        (lance_pseudo(them, sq) & lances).is_nonempty()
+            && (lance_attack(them, sq, occ) & lances).is_nonempty()
     }
 
     /// Pieces (of either colour) that are the only piece between the king of `king_color` and a
