@@ -21,6 +21,7 @@ fn main() {
     let mut hash_mb = 256usize;
     let mut every = 1usize;
     let mut quiet = false;
+    let mut nodes_limit: Option<u64> = None;
     let mut i = 0;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
@@ -29,6 +30,7 @@ fn main() {
             "--post" => post = PostSearch::parse(&v).expect("--post"),
             "--hash-mb" => hash_mb = v.parse().expect("--hash-mb"),
             "--every" => every = v.parse().expect("--every"),
+            "--nodes" => nodes_limit = Some(v.parse().expect("--nodes")),
             "--quiet" => {
                 quiet = true;
                 i += 1;
@@ -72,6 +74,7 @@ fn main() {
             solver.clear();
             let limits = Limits {
                 time: Some(Duration::from_millis(time_ms)),
+                nodes: nodes_limit,
                 post_search: post,
                 ..Limits::default()
             };

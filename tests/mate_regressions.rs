@@ -377,3 +377,22 @@ fn shortest_found_after_a_longer_first_proof() {
     );
     assert!(longer_first > 0);
 }
+
+/// A mate that exists only through a lance's non-promotion (constructed; checked with cshogi
+/// 1.1.0: `1e1c` mates, `1e1c+` gives no check). The unpromoted lance captures on 1c and checks
+/// down the file through 1b; promoted, it moves like a gold and does not reach 1a.
+#[test]
+fn lance_non_promotion_mate() {
+    let sfen = "7lk/7p1/8p/9/8L/9/9/9/K8 b - 1";
+    let line = expect_mate(sfen, 1);
+    assert_eq!(line[0].to_string(), "1e1c");
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut checks = tsumugi::shogi::MoveList::new();
+    pos.check_moves(&mut checks);
+    let names: Vec<String> = checks.iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        names,
+        ["1e1c"],
+        "the promotion 1e1c+ must not count as a check"
+    );
+}

@@ -81,9 +81,9 @@ fn run_set(solver: &mut Solver, rows: &[(String, String)], limit: Duration) -> T
             (Outcome::NoMate, false) => t.solved += 1,
             // A proof whose line could not be read and verified is a defect, not a timeout
             // (a famous 119-ply problem once read a line that walked in a circle).
-            (Outcome::Unknown(UnknownReason::Unverified(why)), _) => {
-                t.wrong.push(format!("{sfen}: proven but unverified: {why}"))
-            }
+            (Outcome::Unknown(UnknownReason::Unverified(why)), _) => t
+                .wrong
+                .push(format!("{sfen}: proven but unverified: {why}")),
             (Outcome::Unknown(reason), _) => {
                 t.unsolved.push(format!("{sfen} ({reason:?}, {el:?})"))
             }

@@ -116,11 +116,12 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
     println!("{}", checkmate_reply(&result.outcome));
     let st = &result.stats;
     let mut info = format!(
-        "nodes {} time_ms {} nps {} hashfull {}",
+        "nodes {} time_ms {} nps {} hashfull {} repetitions {}",
         st.nodes,
         st.time.as_millis(),
         st.nps(),
-        st.hashfull
+        st.hashfull,
+        st.repetitions
     );
     match &result.outcome {
         Outcome::Mate(line) => {

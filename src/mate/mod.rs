@@ -97,6 +97,10 @@ pub struct Stats {
     pub time: Duration,
     /// Table occupancy in permille.
     pub hashfull: u32,
+    /// Children found repeating a position of the current path (or a path-dependent failure
+    /// remembered for exactly this path): failures that hold on this path only (GHI) and are
+    /// never stored in the table as disproofs.
+    pub repetitions: u64,
 }
 
 impl Stats {

@@ -13,71 +13,136 @@ use crate::shogi::{Move, MoveList, Position};
 /// Longest line we are willing to read (far above any known problem).
 const MAX_LINE: usize = 20_000;
 
+/// Backtracks allowed while reading one line (each drops one move of the line and bans it).
+const MAX_BACKTRACKS: usize = 10_000;
+
 pub(super) fn extract(s: &mut Search, root: &Position) -> Result<Vec<Move>, String> {
     let mut pos = root.clone();
     let mut line: Vec<Move> = Vec::new();
+    // Keys of the positions on the line (ply 0 ..= line.len() once pushed).
     let mut seen: Vec<u64> = Vec::new();
+    // Checks ruled out at each attacker ply of the current line (after a dead end below them).
+    let mut banned: Vec<Vec<Move>> = Vec::new();
+    let mut backtracks = 0usize;
     loop {
         if line.len() > MAX_LINE {
             return Err(format!("line longer than {MAX_LINE} plies"));
         }
-        if seen.contains(&pos.key()) {
-            return Err(format!("line repeats a position at ply {}", line.len()));
-        }
-        seen.push(pos.key());
-        let or = pos.side_to_move() == s.attacker;
-        let mut list = MoveList::new();
-        if or {
-            pos.check_moves(&mut list);
+        banned.resize_with(line.len() + 1, Vec::new);
+        let failure = if seen.contains(&pos.key()) {
+            Some(format!("line repeats a position at ply {}", line.len()))
         } else {
-            pos.legal_moves(&mut list);
-        }
-        if list.is_empty() {
+            seen.push(pos.key());
+            let or = pos.side_to_move() == s.attacker;
+            let mut list = MoveList::new();
             if or {
-                return Err(format!("no check at ply {} of a proven line", line.len()));
+                pos.check_moves(&mut list);
+            } else {
+                pos.legal_moves(&mut list);
             }
-            break;
-        }
-        let mut chosen = None;
-        for attempt in 0..3 {
-            match pick(s, &mut pos, &list, or, &seen) {
-                Pick::Chosen(m) => {
-                    chosen = Some(m);
+            if list.is_empty() {
+                if !or {
                     break;
                 }
-                Pick::Refuted(m) => {
-                    return Err(format!(
-                        "defence {m} refutes the stored proof at ply {}",
-                        line.len()
-                    ))
-                }
-                Pick::Missing(missing) => {
-                    // Prove again what the table lost, with the line so far as the path.
-                    if s.check_abort() {
-                        return Err("stopped while reading the line".into());
+                Some(format!("no check at ply {} of a proven line", line.len()))
+            } else {
+                match choose(
+                    s,
+                    root,
+                    &mut pos,
+                    &line,
+                    &list,
+                    or,
+                    &seen,
+                    &banned[line.len()],
+                ) {
+                    Ok(m) => {
+                        line.push(m);
+                        pos.do_move(m);
+                        None
                     }
-                    log::debug!("pv: re-proving at ply {} (attempt {attempt})", line.len());
-                    if or {
-                        reprove(s, root, &line, None);
-                    } else {
-                        for m in missing {
-                            reprove(s, root, &line, Some(m));
-                        }
-                    }
-                    if s.aborted.is_some() {
-                        return Err("stopped while reading the line".into());
+                    Err(e) => {
+                        seen.pop();
+                        Some(e)
                     }
                 }
             }
-        }
-        let Some(m) = chosen else {
-            return Err(format!("could not re-prove ply {}", line.len()));
         };
-        line.push(m);
-        pos.do_move(m);
+        let Some(why) = failure else { continue };
+        if s.aborted.is_some() {
+            return Err("stopped while reading the line".into());
+        }
+        // A dead end (a circle back onto the line, or a node the table cannot prove on this
+        // path): stored proofs are sound one by one, but a proof may pass through a position
+        // that is also an ancestor here, which this line cannot use. Take back the attacker's
+        // last move (and the defence after it) and read another check in its place; the
+        // defender's choices are never restricted, so every defence shown stays its best.
+        if pos.side_to_move() == s.attacker {
+            // Dead end at an attacker node: the defence that led here goes back first.
+            if line.pop().is_none() {
+                return Err(why);
+            }
+            pos.undo_move();
+            seen.pop();
+        }
+        let Some(m) = line.pop() else {
+            return Err(why);
+        };
+        backtracks += 1;
+        if backtracks > MAX_BACKTRACKS {
+            return Err(format!("{why} (after {MAX_BACKTRACKS} backtracks)"));
+        }
+        log::debug!("pv: {why}; taking back the check {m} at ply {}", line.len());
+        pos.undo_move();
+        seen.pop();
+        banned.truncate(line.len() + 1);
+        banned[line.len()].push(m);
     }
     verify(root, &line)?;
     Ok(line)
+}
+
+/// The move to extend `line` with at `pos` (not a banned one), proving again what the table
+/// lost on the way (with the line as the search path).
+#[allow(clippy::too_many_arguments)]
+fn choose(
+    s: &mut Search,
+    root: &Position,
+    pos: &mut Position,
+    line: &[Move],
+    list: &MoveList,
+    or: bool,
+    seen: &[u64],
+    banned: &[Move],
+) -> Result<Move, String> {
+    for attempt in 0..3 {
+        match pick(s, pos, list, or, seen, banned) {
+            Pick::Chosen(m) => return Ok(m),
+            Pick::Refuted(m) => {
+                return Err(format!(
+                    "defence {m} refutes the stored proof at ply {}",
+                    line.len()
+                ))
+            }
+            Pick::Missing(missing) => {
+                if s.check_abort() {
+                    return Err("stopped while reading the line".into());
+                }
+                log::debug!("pv: re-proving at ply {} (attempt {attempt})", line.len());
+                if or {
+                    reprove(s, root, line, None);
+                } else {
+                    for m in missing {
+                        reprove(s, root, line, Some(m));
+                    }
+                }
+                if s.aborted.is_some() {
+                    return Err("stopped while reading the line".into());
+                }
+            }
+        }
+    }
+    Err(format!("could not re-prove ply {}", line.len()))
 }
 
 enum Pick {
@@ -92,7 +157,14 @@ enum Pick {
 /// line is therefore never chosen by the attacker and chosen by the defender only when nothing
 /// else is proven. When the attacker has no proven check left that avoids the line, the node is
 /// proven again with the line as the search path, where repetitions count as failures.
-fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool, seen: &[u64]) -> Pick {
+fn pick(
+    s: &mut Search,
+    pos: &mut Position,
+    list: &MoveList,
+    or: bool,
+    seen: &[u64],
+    banned: &[Move],
+) -> Pick {
     // (move, stored length, is a drop, repeats the line)
     let mut best: Option<(Move, u16, bool, bool)> = None;
     let mut missing = Vec::new();
@@ -103,7 +175,7 @@ fn pick(s: &mut Search, pos: &mut Position, list: &MoveList, or: bool, seen: &[u
         let repeats = seen.contains(&pos.key());
         pos.undo_move();
         if p.pn == 0 {
-            if or && repeats {
+            if (or && repeats) || banned.contains(&m) {
                 continue;
             }
             let better = match best {

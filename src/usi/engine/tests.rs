@@ -108,6 +108,7 @@ impl Backend for Fake {
             nodes: 1000,
             time: start.elapsed(),
             hashfull: 7,
+            repetitions: 0,
         };
         loop {
             let unknown = |r| SearchResult {
