@@ -178,19 +178,26 @@ impl Position {
 
     // ---- attacks ---------------------------------------------------------------------------
 
-    /// Pieces of colour `c` that attack `sq` given occupancy `occ`.
-    #[inline]
-    pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        // A piece of colour c attacks sq iff a piece of the same kind of the other colour on sq
-        // would attack it (attacks are symmetric under colour flip).
+    /// Pieces of colour `c` that attack `sq` by a step (every kind's one-square moves, the
+    /// knight's jump). A piece of colour c attacks sq iff a piece of the same kind of the other
+    /// colour on sq would attack it (attacks are symmetric under colour flip).
+    #[inline(always)]
+    fn step_attackers(&self, c: Color, sq: Square) -> Bitboard {
         let them = c.flip();
-        let mine = self.by_color[c.index()];
-        let mut att = ((pawn_attack(them, sq) & self.by_kind[PieceKind::Pawn.index()])
+        ((pawn_attack(them, sq) & self.by_kind[PieceKind::Pawn.index()])
             | (knight_attack(them, sq) & self.by_kind[PieceKind::Knight.index()])
             | (silver_attack(them, sq) & self.by_kind[PieceKind::Silver.index()])
             | (gold_attack(them, sq) & self.gold_likes())
             | (king_attack(sq) & self.king_steppers()))
-            & mine;
+            & self.by_color[c.index()]
+    }
+
+    /// Pieces of colour `c` that attack `sq` given occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let them = c.flip();
+        let mine = self.by_color[c.index()];
+        let mut att = self.step_attackers(c, sq);
         // Sliders: the occupancy lookups only when a slider of c stands on a line through sq
         // (an empty-board table rules the rest out; mate problems have few sliders).
         let bishops = self.bishop_likes() & mine;
@@ -213,13 +220,7 @@ impl Position {
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
         let them = c.flip();
         let mine = self.by_color[c.index()];
-        let step = ((pawn_attack(them, sq) & self.by_kind[PieceKind::Pawn.index()])
-            | (knight_attack(them, sq) & self.by_kind[PieceKind::Knight.index()])
-            | (silver_attack(them, sq) & self.by_kind[PieceKind::Silver.index()])
-            | (gold_attack(them, sq) & self.gold_likes())
-            | (king_attack(sq) & self.king_steppers()))
-            & mine;
-        if step.is_nonempty() {
+        if self.step_attackers(c, sq).is_nonempty() {
             return true;
         }
         let bishops = self.bishop_likes() & mine;
