@@ -172,7 +172,8 @@ fn pick(
         pos.do_move(m);
         let key = pos.board_key() ^ s.salt;
         let p = s.tt.probe(key, pos.hand(s.attacker));
-        let repeats = seen.contains(&pos.key());
+        // Only proven moves can be chosen; the line scan is skipped for the rest.
+        let repeats = p.pn == 0 && seen.contains(&pos.key());
         pos.undo_move();
         if p.pn == 0 {
             if (or && repeats) || banned.contains(&m) {
