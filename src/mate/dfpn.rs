@@ -16,6 +16,12 @@
 //!   attacker not held it) and disproof hands (OR: per-kind min over children converted back,
 //!   without kinds the attacker lacks, since holding one might enable a checking drop; AND: the
 //!   refuting child's, capped at our count of a kind the defender dropped).
+//! - Length limit (shortest-mate post-search): a node whose attacker would move past the limit
+//!   fails with "no mate within 0 plies"; disproofs carry such bounds up (OR: the smallest of the
+//!   children's plus one, AND: the refuting child's plus one) and are stored as "no mate within
+//!   n plies", which depends on the position and the remaining length only, so transpositions
+//!   share them (KomoringHeights' MateLen in its table). A proof is reused only if its length
+//!   fits the remaining plies.
 //! - Repetition (GHI, Kishimoto & Müller 2004): a position whose board equals an ancestor's on
 //!   the current path with an attacker hand no better is a failure *on this path only*. Such
 //!   results carry `rep = true` up the tree and are never stored as disproofs; parents keep them
@@ -32,7 +38,7 @@
 
 use super::hugebuf::HugeBuf;
 use super::pv;
-use super::tt::{Table, INF};
+use super::tt::{Table, INF, MAX_BOUND, NO_MATE};
 use super::*;
 use crate::shogi::attacks::between;
 use crate::shogi::movegen::drop_targets;
@@ -132,7 +138,7 @@ pub(super) struct Search<'a> {
     /// Nodes on the current path: board key, attacker hand, path hash.
     path: Vec<(u64, Hand, u64)>,
     path_filter: &'a mut Vec<u16>,
-    /// Path-dependent failures (repetition, length limit), keyed by the hash of the whole path
+    /// Path-dependent failures (repetitions), keyed by the hash of the whole path
     /// from the root (KomoringHeights' repetition table): df-pn walks the same path again and
     /// again, and these results may be reused only on exactly that path. Direct-mapped; the path
     /// hash is seeded with the material and the length limit, so entries of other searches or
@@ -454,12 +460,12 @@ impl<'a> Search<'a> {
         if list.is_empty() {
             return if or {
                 let dh = Self::no_check_disproof_hand(hand);
-                self.tt.store(key, dh, INF, 0, 0, Move::NONE, 0, 1);
+                self.tt.store(key, dh, INF, 0, NO_MATE, Move::NONE, 0, 1);
                 NodeResult {
                     pn: INF,
                     dn: 0,
                     hand: dh,
-                    len: 0,
+                    len: NO_MATE,
                     rep: false,
                     best: Move::NONE,
                 }
@@ -505,21 +511,20 @@ impl<'a> Search<'a> {
                 self.repetitions += 1;
                 c.pn = INF;
                 c.dn = 0;
+                c.len = NO_MATE;
                 c.rep = true;
             } else if !or && ply + 1 >= self.max_plies {
-                // The attacker would move at or past the length limit: no mate within it here.
+                // The attacker would move at or past the length limit: no mate within 0 plies
+                // from the child, true for any hand (not path-dependent).
                 self.depth_cutoffs += 1;
                 c.pn = INF;
                 c.dn = 0;
-                c.rep = true;
+                c.len = 0;
+                c.hand = Hand::FULL;
             } else {
-                let mut p = self.tt.probe(ck, chand);
-                if p.pn == 0 && ply + 1 + p.len as u32 > self.max_plies {
-                    // A proof too long for the current length limit says nothing here.
-                    p.pn = 1;
-                    p.dn = 1;
-                    p.found = false;
-                }
+                let p = self
+                    .tt
+                    .probe(ck, chand, self.max_plies.saturating_sub(ply + 1));
                 if p.found {
                     c.pn = p.pn;
                     c.dn = p.dn;
@@ -619,6 +624,16 @@ impl<'a> Search<'a> {
             }
         }
         result
+    }
+}
+
+/// A child's disproof length seen from its parent: one ply more (`NO_MATE` stays).
+#[inline(always)]
+fn bound_up(len: u16) -> u16 {
+    if len == NO_MATE {
+        NO_MATE
+    } else {
+        (len + 1).min(MAX_BOUND)
     }
 }
 
@@ -837,9 +852,12 @@ impl<'a> Search<'a> {
                 r.best = c.mv;
                 r.dn = INF;
             } else {
-                // Every check fails: the weakest common disproof hand.
+                // Every check fails: the weakest common disproof hand, and the shortest length
+                // within which every check is refuted (plus our move).
                 let mut dh = Hand::FULL;
+                let mut bound = NO_MATE;
                 for c in ch {
+                    bound = bound.min(bound_up(c.len));
                     let mut h = c.hand;
                     if c.mv.is_drop() {
                         h = plus(h, c.mv.drop_kind());
@@ -859,6 +877,7 @@ impl<'a> Search<'a> {
                     }
                 }
                 r.hand = dh.max(hand);
+                r.len = bound;
                 r.pn = INF;
             }
         } else if pn == 0 {
@@ -873,11 +892,12 @@ impl<'a> Search<'a> {
             r.len = len.saturating_add(1);
             r.dn = INF;
         } else {
-            // Refuted: prefer a refutation that does not depend on the path.
+            // Refuted: prefer a refutation that does not depend on the path, then the one that
+            // holds for the longest length.
             let c = ch
                 .iter()
                 .filter(|c| c.dn == 0)
-                .min_by_key(|c| c.rep)
+                .min_by_key(|c| (c.rep, std::cmp::Reverse(c.len)))
                 .expect("a disproven child");
             let mut dh = c.hand;
             if c.mv.is_drop() {
@@ -886,6 +906,7 @@ impl<'a> Search<'a> {
             }
             r.hand = dh.max(hand);
             r.rep = c.rep;
+            r.len = bound_up(c.len);
             r.pn = INF;
         }
         r
@@ -937,7 +958,8 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         return Outcome::Unknown(reason);
     }
     if r.dn == 0 {
-        if s.depth_cutoffs > 0 {
+        if r.len != NO_MATE {
+            // Refuted only within the user's length limit.
             return Outcome::Unknown(UnknownReason::Depth);
         }
         return Outcome::NoMate;
@@ -964,7 +986,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
     }
     // Shortest mate: prove or refute a mate within (best - 2) plies until refuted (KomoringHeights'
     // post-search). Proofs in the table longer than the limit are ignored by `mid`; failures at
-    // the limit are path-dependent and never stored as disproofs.
+    // the limit are stored as "no mate within n plies" (see `tt`) and reused by later rounds.
     // The proof's own length bounds the shortest mate (a read line may be shorter when a stored
     // length over-estimates a defence; it proves nothing about the minimum).
     let mut proven_len = r.len as usize;
@@ -983,7 +1005,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         }
         if r.pn != 0 {
             log::debug!("no mate within {limit} plies: {proven_len} is the shortest");
-            minimal_known = s.depth_cutoffs > 0 || r.dn == 0;
+            minimal_known = r.dn == 0;
             break;
         }
         match pv::extract(s, pos) {
@@ -1049,7 +1071,7 @@ mod tests {
     fn stored_disproof(solver: &Solver, sfen: &str) -> bool {
         let pos = Position::from_sfen(sfen).unwrap();
         let key = pos.board_key() ^ material_salt(&pos);
-        let p = solver.tt.probe(key, pos.hand(pos.side_to_move()));
+        let p = solver.tt.probe(key, pos.hand(pos.side_to_move()), u32::MAX);
         p.found && p.dn == 0
     }
 

@@ -171,7 +171,7 @@ fn pick(
     for &m in list.as_slice() {
         pos.do_move(m);
         let key = pos.board_key() ^ s.salt;
-        let p = s.tt.probe(key, pos.hand(s.attacker));
+        let p = s.tt.probe(key, pos.hand(s.attacker), u32::MAX);
         // Only proven moves can be chosen; the line scan is skipped for the rest.
         let repeats = p.pn == 0 && seen.contains(&pos.key());
         pos.undo_move();
@@ -262,7 +262,8 @@ pub(super) fn extract_exact(
         // Children with their stored proof lengths (None: not proven in the table).
         let probe = |s: &Search, pos: &mut Position, m: Move| {
             pos.do_move(m);
-            let p = s.tt.probe(pos.board_key() ^ s.salt, pos.hand(s.attacker));
+            let p =
+                s.tt.probe(pos.board_key() ^ s.salt, pos.hand(s.attacker), u32::MAX);
             pos.undo_move();
             (p.pn == 0).then_some(p.len as usize)
         };

@@ -12,8 +12,16 @@
 //! | hand    | 4     | attacker hand: proof hand if proven, disproof hand if disproven  |
 //! | pn, dn  | 4+4   | proof and disproof numbers (0 = solved)                          |
 //! | amount  | 4     | search effort spent below this node (for replacement and GC)     |
-//! | len     | 2     | mate length in plies when proven                                 |
+//! | len     | 2     | proven: mate within `len` plies; disproven: no mate within `len`  |
+//! |         |       | plies (`NO_MATE`: none at any length)                             |
 //! | best    | 2     | move that proved it (OR nodes)                                   |
+//!
+//! Length bounds: a proof holds for every remaining length of at least its `len`, a disproof for
+//! every remaining length of at most its `len`. The shortest-mate post-search's depth-limited
+//! failures are thus stored as "no mate within n plies" (they depend on the position and the
+//! remaining length, not on the path) and shared between transpositions; only repetition
+//! failures stay path-dependent. A board and hand may have a proof, a disproof of a shorter
+//! length and an unsolved entry (for a longer remaining length) side by side.
 //!
 //! Replacement: a new entry takes an empty slot, else the unsolved slot with the least amount
 //! (solved entries are kept unless the whole cluster is solved). When occupancy passes
@@ -24,6 +32,12 @@ use super::hugebuf::{HugeBuf, Zeroable};
 use crate::shogi::{Hand, Move};
 
 pub const INF: u32 = 1 << 30;
+
+/// Disproof length of an unconditional disproof: no mate at any length.
+pub const NO_MATE: u16 = u16::MAX;
+
+/// Largest finite length bound stored (lengths above are clamped to it).
+pub const MAX_BOUND: u16 = u16::MAX - 1;
 
 #[derive(Clone, Copy, Default, Debug)]
 #[repr(C)]
@@ -119,10 +133,12 @@ impl Table {
         let _ = key;
     }
 
-    /// Looks up (key, hand): exact entries give their numbers; dominance gives proofs (our hand
-    /// ⊇ proof hand), disproofs (our hand ⊆ disproof hand) and bounds from unsolved entries.
+    /// Looks up (key, hand) with `remaining` plies allowed from here (`u32::MAX`: no limit):
+    /// exact entries give their numbers; dominance gives proofs (our hand ⊇ proof hand, mate
+    /// within `remaining`), disproofs (our hand ⊆ disproof hand, no mate within at least
+    /// `remaining`) and bounds from unsolved entries.
     #[inline]
-    pub fn probe(&self, key: u64, hand: Hand) -> Probe {
+    pub fn probe(&self, key: u64, hand: Hand, remaining: u32) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
         let mut r = Probe {
             pn: 1,
@@ -141,16 +157,20 @@ impl Table {
             }
             if e.pn == 0 {
                 // Of several usable proofs, the shortest.
-                if hand.superior_or_equal(e.hand) && proof.is_none_or(|p| e.len < p.len) {
+                if hand.superior_or_equal(e.hand)
+                    && e.len as u32 <= remaining
+                    && proof.is_none_or(|p| e.len < p.len)
+                {
                     proof = Some(e);
                 }
             } else if e.dn == 0 {
-                if e.hand.superior_or_equal(hand) {
+                if e.hand.superior_or_equal(hand) && (e.len == NO_MATE || e.len as u32 >= remaining)
+                {
                     return Probe {
                         pn: INF,
                         dn: 0,
                         hand: e.hand,
-                        len: 0,
+                        len: e.len,
                         best: e.best,
                         parent: Some(e.parent),
                         amount: e.amount,
@@ -213,30 +233,61 @@ impl Table {
             len,
             best,
         };
-        // Same key and hand: update in place (keep the larger effort).
+        // Same key, hand and kind (proof, disproof, unsolved): update in place. A proof keeps
+        // the shorter length, a disproof the longer; an unsolved entry keeps the larger effort.
+        // A solved result replaces the unsolved entry of its hand; an unsolved result beside a
+        // solved one (a bound too short for the current length limit) takes a slot of its own.
+        let kind = |pn: u32, dn: u32| (pn == 0) as u8 | (((dn == 0) as u8) << 1);
+        let new_kind = kind(pn, dn);
         for e in c.e.iter_mut() {
-            if e.key == key && e.hand == hand {
-                if e.pn == 0 || e.dn == 0 {
-                    // Keep a solved entry unless the new one is a shorter proof.
-                    if pn == 0 && e.pn == 0 && len < e.len {
-                        e.len = len;
-                        e.best = best;
+            if e.key != key || e.hand != hand {
+                continue;
+            }
+            let old_kind = kind(e.pn, e.dn);
+            if old_kind == new_kind {
+                match new_kind {
+                    1 => {
+                        if len < e.len {
+                            e.len = len;
+                            e.best = best;
+                        }
                     }
-                    return;
+                    2 => {
+                        if len > e.len {
+                            e.len = len;
+                            e.best = best;
+                        }
+                    }
+                    _ => {
+                        let amount = amount.max(e.amount);
+                        *e = Entry { amount, ..new };
+                    }
                 }
+                return;
+            }
+            if old_kind == 0 {
                 let amount = amount.max(e.amount);
                 *e = Entry { amount, ..new };
                 return;
             }
         }
         if pn == 0 || dn == 0 {
-            // A proof makes entries of this board with superior hands redundant (and a disproof
-            // those with inferior hands); reuse such a slot.
+            // A proof makes entries of this board with superior hands redundant (unsolved ones,
+            // and proofs at least as long), and a disproof those with inferior hands (disproofs
+            // of at most its length; unsolved ones only if it holds at any length); reuse such a
+            // slot. A proof and a shorter disproof never make each other redundant.
+            let unsolved = |e: &Entry| e.pn != 0 && e.dn != 0;
             for e in c.e.iter_mut() {
-                if e.key == key
-                    && ((pn == 0 && e.pn != 0 && e.hand.superior_or_equal(hand))
-                        || (dn == 0 && e.dn != 0 && hand.superior_or_equal(e.hand)))
-                {
+                if e.key != key {
+                    continue;
+                }
+                let redundant = if pn == 0 {
+                    e.hand.superior_or_equal(hand) && (unsolved(e) || (e.pn == 0 && e.len >= len))
+                } else {
+                    hand.superior_or_equal(e.hand)
+                        && ((e.dn == 0 && e.len <= len) || (unsolved(e) && len == NO_MATE))
+                };
+                if redundant {
                     *e = new;
                     return;
                 }
@@ -314,12 +365,48 @@ mod tests {
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
         let s = hand(&[PieceKind::Silver]);
         t.store(42, g, 0, INF, 3, Move::NONE, 0, 1);
-        assert_eq!(t.probe(42, gs).pn, 0, "superior hand reuses the proof");
-        assert_ne!(t.probe(42, s).pn, 0, "other hand does not");
-        assert!(!t.probe(43, gs).found, "other key never matches");
-        t.store(7, gs, INF, 0, 0, Move::NONE, 0, 1);
-        assert_eq!(t.probe(7, g).dn, 0, "inferior hand reuses the disproof");
-        assert_ne!(t.probe(7, hand(&[PieceKind::Rook])).dn, 0);
+        assert_eq!(
+            t.probe(42, gs, u32::MAX).pn,
+            0,
+            "superior hand reuses the proof"
+        );
+        assert_ne!(t.probe(42, s, u32::MAX).pn, 0, "other hand does not");
+        assert!(!t.probe(43, gs, u32::MAX).found, "other key never matches");
+        t.store(7, gs, INF, 0, NO_MATE, Move::NONE, 0, 1);
+        assert_eq!(
+            t.probe(7, g, u32::MAX).dn,
+            0,
+            "inferior hand reuses the disproof"
+        );
+        assert_ne!(t.probe(7, hand(&[PieceKind::Rook]), u32::MAX).dn, 0);
+    }
+
+    #[test]
+    fn length_bounds() {
+        let mut t = Table::new(1);
+        let g = hand(&[PieceKind::Gold]);
+        // Mate within 11 plies, no mate within 9: both true at once, both kept.
+        t.store(11, g, 0, INF, 11, Move::NONE, 0, 1);
+        t.store(11, g, INF, 0, 9, Move::NONE, 0, 1);
+        assert_eq!(t.probe(11, g, 11).pn, 0, "proof within its length");
+        assert_eq!(t.probe(11, g, u32::MAX).pn, 0, "proof without limit");
+        let p = t.probe(11, g, 10);
+        assert!(p.pn != 0 && p.dn != 0, "neither holds for 10 plies");
+        assert_eq!(t.probe(11, g, 9).dn, 0, "disproof within its length");
+        assert_eq!(t.probe(11, g, 3).dn, 0, "and any shorter one");
+        assert_eq!(t.probe(11, Hand::EMPTY, 9).dn, 0, "inferior hand");
+        // An unsolved entry for a longer limit sits beside the disproof.
+        t.store(11, g, 4, 6, 0, Move::NONE, 0, 1);
+        assert_eq!(t.probe(11, g, 9).dn, 0, "disproof kept");
+        assert_eq!((t.probe(11, g, 10).pn, t.probe(11, g, 10).dn), (4, 6));
+        // A longer disproof replaces the shorter; a shorter proof the longer.
+        t.store(11, g, INF, 0, 10, Move::NONE, 0, 1);
+        assert_eq!(t.probe(11, g, 10).dn, 0);
+        t.store(11, g, 0, INF, 13, Move::NONE, 0, 1);
+        assert_eq!(t.probe(11, g, 12).len, 11, "the shorter proof stays");
+        // Unconditional disproof.
+        t.store(12, g, INF, 0, NO_MATE, Move::NONE, 0, 1);
+        assert_eq!(t.probe(12, g, u32::MAX).dn, 0);
     }
 
     #[test]
@@ -328,11 +415,11 @@ mod tests {
         let g = hand(&[PieceKind::Gold]);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
         t.store(9, g, 5, 7, 0, Move::NONE, 0, 1);
-        let p = t.probe(9, gs);
+        let p = t.probe(9, gs, u32::MAX);
         assert_eq!(p.dn, 7, "superior hand: dn at least the inferior's");
         assert_eq!(p.pn, 1);
         t.store(9, gs, 4, 2, 0, Move::NONE, 0, 1);
-        let p = t.probe(9, g);
+        let p = t.probe(9, g, u32::MAX);
         assert_eq!(
             (p.pn, p.dn),
             (5, 7),
@@ -348,8 +435,8 @@ mod tests {
         }
         t.store(5 << 40, Hand::EMPTY, 0, INF, 1, Move::NONE, 0, 0);
         t.gc();
-        assert!(t.probe(5 << 40, Hand::EMPTY).found);
-        assert!(t.probe(1999 << 20, Hand::EMPTY).found);
-        assert!(!t.probe(1 << 20, Hand::EMPTY).found);
+        assert!(t.probe(5 << 40, Hand::EMPTY, u32::MAX).found);
+        assert!(t.probe(1999 << 20, Hand::EMPTY, u32::MAX).found);
+        assert!(!t.probe(1 << 20, Hand::EMPTY, u32::MAX).found);
     }
 }
