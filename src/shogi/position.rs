@@ -394,6 +394,22 @@ impl Position {
         k
     }
 
+    /// The mover's hand after `m` (assumed legal), without making the move: a drop takes the
+    /// piece from it, a capture adds the captured piece unpromoted.
+    #[inline]
+    pub fn mover_hand_after(&self, m: Move) -> Hand {
+        let mut h = self.hands[self.side.index()];
+        if m.is_drop() {
+            h.sub(m.drop_kind());
+        } else {
+            let cap = self.board[m.to().index()];
+            if !cap.is_empty() {
+                h.add(cap.kind().unpromote());
+            }
+        }
+        h
+    }
+
     /// Takes back the last move made with `do_move`.
     pub fn undo_move(&mut self) {
         let st = self.history.pop().expect("undo_move without a move");
@@ -518,7 +534,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn board_key_after_matches_do_move() {
+    fn key_and_hand_after_match_do_move() {
         // After 7g7f 3c3d: captures with promotion (8h2b+), non-promotions, drops after a
         // capture; then every move of every position two plies on.
         let mut p = Position::from_sfen(
@@ -529,8 +545,11 @@ mod tests {
             p.do_move(m1);
             for m in p.legal_move_list().as_slice().to_vec() {
                 let predicted = p.board_key_after(m);
+                let hand = p.mover_hand_after(m);
+                let mover = p.side_to_move();
                 p.do_move(m);
                 assert_eq!(predicted, p.board_key(), "{m1} {m}");
+                assert_eq!(hand, p.hand(mover), "{m1} {m}");
                 p.undo_move();
             }
             p.undo_move();
