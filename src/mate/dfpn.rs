@@ -976,7 +976,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             r.pn, r.dn
         )));
     }
-    let mut line = match pv::extract(s, pos) {
+    let (mut line, bound) = match read_line(s, pos) {
         Ok(l) => l,
         Err(e) => {
             if let Some(reason) = s.aborted.clone() {
@@ -993,9 +993,12 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
     // Shortest mate: prove or refute a mate within (best - 2) plies until refuted (KomoringHeights'
     // post-search). Proofs in the table longer than the limit are ignored by `mid`; failures at
     // the limit are stored as "no mate within n plies" (see `tt`) and reused by later rounds.
-    // The proof's own length bounds the shortest mate (a read line may be shorter when a stored
-    // length over-estimates a defence; it proves nothing about the minimum).
-    let mut proven_len = r.len as usize;
+    // The proof's own length bounds the shortest mate, and so does the line read by minimax
+    // over the table's proofs (see `read_line`).
+    let mut proven_len = (r.len as usize).min(bound);
+    // Whether `line` came from the minimax reading (its length is then a proven bound and
+    // never below the true minimum): such a line is kept over one that follows stored lengths.
+    let mut line_bounded = bound == line.len();
     let mut minimal_known = false;
     while proven_len >= 3 {
         let limit = (proven_len - 2) as u32;
@@ -1014,12 +1017,16 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             minimal_known = r.dn == 0;
             break;
         }
-        match pv::extract(s, pos) {
-            Ok(l) => {
+        match read_line(s, pos) {
+            Ok((l, bound)) => {
                 log::debug!("mate within {limit}: found {} plies", l.len());
-                proven_len = r.len as usize;
-                if l.len() < line.len() {
+                proven_len = (r.len as usize).min(bound);
+                let bounded = bound == l.len();
+                if (bounded && (!line_bounded || l.len() < line.len()))
+                    || (!bounded && !line_bounded && l.len() < line.len())
+                {
                     line = l;
+                    line_bounded = bounded;
                     s.best_line = Some(line.clone());
                 }
                 if l_is_stuck(proven_len, limit) {
@@ -1053,6 +1060,23 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         }
     }
     Outcome::Mate(line)
+}
+
+/// Reads the mating line after a proof: by minimax over the stored proofs (`pv::read_minimax`:
+/// its length is the length the attacker can force with them, a proven bound that is never
+/// below the true minimum), or, when the table lacks a proof on the way, by following stored
+/// lengths and proving lost nodes again (`pv::extract`; its defences may be mated faster than
+/// the proof's length, so its length bounds nothing).
+/// Returns the line and the bound it proves (`usize::MAX` for none).
+fn read_line(s: &mut Search, pos: &mut Position) -> Result<(Vec<Move>, usize), String> {
+    // Reading is bounded by the search effort that built the proofs.
+    let budget = (s.nodes as usize / 2).max(200_000);
+    if let Some(l) = pv::read_minimax(s, pos, budget) {
+        let n = l.len();
+        return Ok((l, n));
+    }
+    log::debug!("minimax reading failed; following stored lengths");
+    pv::extract(s, pos).map(|l| (l, usize::MAX))
 }
 
 /// The proof claims a length over the limit it was searched with: stop rather than loop.

@@ -23,10 +23,12 @@
 //! failures stay path-dependent. A board and hand may have a proof, a disproof of a shorter
 //! length and an unsolved entry (for a longer remaining length) side by side.
 //!
-//! Replacement: a new entry takes an empty slot, else the unsolved slot with the least amount
-//! (solved entries are kept unless the whole cluster is solved). When occupancy passes
-//! `GC_TRIGGER` permille, `gc` drops every unsolved entry at or below the median amount of a
-//! sample (KomoringHeights' scheme), so long searches keep their expensive results.
+//! Replacement: a new entry takes an empty slot, else the slot of the lowest class with the
+//! least amount: unsolved entries first, then disproofs within a length, then the rest; a
+//! disproof within a length never evicts a proof or an unconditional disproof (the mating line
+//! is read from the proofs). When occupancy passes `GC_TRIGGER` permille, `gc` drops every unsolved entry and
+//! every length-bounded disproof at or below the median amount of a sample (KomoringHeights'
+//! scheme), so long searches keep their expensive results.
 
 use super::hugebuf::{HugeBuf, Zeroable};
 use crate::shogi::{Hand, Move};
@@ -50,6 +52,21 @@ pub struct Entry {
     pub amount: u32,
     pub len: u16,
     pub best: Move,
+}
+
+impl Entry {
+    /// Replacement class: 0 unsolved, 1 disproof within a length only (cheap to find again),
+    /// 2 proof or unconditional disproof.
+    #[inline]
+    fn class(&self) -> u8 {
+        if self.pn == 0 || (self.dn == 0 && self.len == NO_MATE) {
+            2
+        } else if self.dn == 0 {
+            1
+        } else {
+            0
+        }
+    }
 }
 
 const WAYS: usize = 4;
@@ -293,20 +310,29 @@ impl Table {
                 }
             }
         }
-        // Empty slot, else the cheapest unsolved one, else the cheapest.
+        // Empty slot, else the cheapest of the lowest class (unsolved, then length-bounded
+        // disproofs, then proofs and unconditional disproofs). A bounded disproof never evicts
+        // a proof: they come in floods from the shortest-mate rounds and would push out the
+        // proofs the mating line is read from. An unsolved entry may (dropping it instead
+        // made df-pn lose its numbers and thrash: a famous problem went from 24 s to unsolved
+        // in 60 s).
+        let new_class = new.class();
         let mut victim = 0;
         let mut best_score = u64::MAX;
         for (i, e) in c.e.iter().enumerate() {
             if e.key == 0 {
                 victim = i;
+                best_score = 0;
                 break;
             }
-            let solved = (e.pn == 0 || e.dn == 0) as u64;
-            let score = (solved << 40) | e.amount as u64;
+            let score = ((e.class() as u64) << 40) | e.amount as u64;
             if score < best_score {
                 best_score = score;
                 victim = i;
             }
+        }
+        if new_class == 1 && (best_score >> 40) as u8 > new_class {
+            return;
         }
         c.e[victim] = new;
     }
@@ -321,13 +347,14 @@ impl Table {
         (used * 1000 / (n * WAYS)) as u32
     }
 
-    /// Drops every unsolved entry whose effort is at or below the median of a sample.
+    /// Drops every unsolved entry and length-bounded disproof whose effort is at or below the
+    /// median of a sample.
     pub fn gc(&mut self) {
         let n = self.clusters.len().min(4096);
         let mut sample: Vec<u32> = self.clusters[..n]
             .iter()
             .flat_map(|c| c.e.iter())
-            .filter(|e| e.key != 0 && e.pn != 0 && e.dn != 0)
+            .filter(|e| e.key != 0 && e.class() < 2)
             .map(|e| e.amount)
             .collect();
         if sample.is_empty() {
@@ -337,7 +364,7 @@ impl Table {
         let median = sample[sample.len() / 2];
         for c in self.clusters.iter_mut() {
             for e in c.e.iter_mut() {
-                if e.key != 0 && e.pn != 0 && e.dn != 0 && e.amount <= median {
+                if e.key != 0 && e.class() < 2 && e.amount <= median {
                     *e = Entry::default();
                 }
             }
