@@ -1022,9 +1022,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
                 log::debug!("mate within {limit}: found {} plies", l.len());
                 proven_len = (r.len as usize).min(bound);
                 let bounded = bound == l.len();
-                if (bounded && (!line_bounded || l.len() < line.len()))
-                    || (!bounded && !line_bounded && l.len() < line.len())
-                {
+                if (bounded && !line_bounded) || (bounded == line_bounded && l.len() < line.len()) {
                     line = l;
                     line_bounded = bounded;
                     s.best_line = Some(line.clone());
