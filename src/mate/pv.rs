@@ -9,7 +9,7 @@
 use super::dfpn::Search;
 use super::tt::INF;
 use crate::shogi::{Move, MoveList, Position};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Longest line we are willing to read (far above any known problem).
 const MAX_LINE: usize = 20_000;
@@ -175,6 +175,7 @@ enum Pick {
 pub(super) fn read_minimax(s: &mut Search, root: &Position, budget: usize) -> Option<Vec<Move>> {
     let mut m = Minimax {
         memo: HashMap::new(),
+        unproven: HashSet::new(),
         path: Vec::new(),
         moves: Vec::new(),
         root: root.clone(),
@@ -214,9 +215,10 @@ pub(super) fn read_minimax(s: &mut Search, root: &Position, budget: usize) -> Op
 }
 
 struct Minimax {
-    /// Position key → (plies to mate, attacker's spare pieces at the end, move to play);
-    /// `UNPROVEN` plies: no usable proof from here.
+    /// Position key → (plies to mate, attacker's spare pieces at the end, move to play).
     memo: HashMap<u64, (u16, u32, Move)>,
+    /// Positions with no usable proof from here (forgotten after a table gap is proven again).
+    unproven: HashSet<u64>,
     path: Vec<u64>,
     /// The moves from the root to the current node.
     moves: Vec<Move>,
@@ -230,8 +232,6 @@ struct Minimax {
     budget: usize,
     failed: bool,
 }
-
-const UNPROVEN: u16 = u16::MAX;
 
 /// The stored proof length of `pos`, if the table proves it.
 fn stored_proof(s: &Search, pos: &Position) -> Option<u16> {
@@ -271,9 +271,9 @@ impl Minimax {
     fn value(&mut self, s: &mut Search, pos: &mut Position, or: bool) -> Option<(u16, u32)> {
         let key = pos.key();
         if let Some(&(len, spare, _)) = self.memo.get(&key) {
-            return (len != UNPROVEN).then_some((len, spare));
+            return Some((len, spare));
         }
-        if self.failed {
+        if self.failed || self.unproven.contains(&key) {
             return None;
         }
         if let Some(i) = self.path.iter().position(|&k| k == key) {
@@ -336,7 +336,7 @@ impl Minimax {
                 search_at(s, &self.root, &self.moves, Some(m), s.max_plies);
                 pos.do_move(m);
                 self.moves.push(m);
-                self.memo.retain(|_, e| e.0 != UNPROVEN);
+                self.unproven.clear();
                 v = self.child_value(s, pos, !or, me);
             }
             self.moves.pop();
@@ -377,9 +377,14 @@ impl Minimax {
         // A failure caused by a repetition of a position above this one holds on this path
         // only (as in the search: GHI), so it is not remembered; a found line is a finite
         // mating strategy from here whatever the path, so it is.
-        if best.is_some() || low >= me {
-            let entry = best.unwrap_or((UNPROVEN, 0, Move::NONE));
-            self.memo.insert(key, entry);
+        match best {
+            Some(b) => {
+                self.memo.insert(key, b);
+            }
+            None if low >= me => {
+                self.unproven.insert(key);
+            }
+            None => {}
         }
         best.map(|(len, spare, _)| (len, spare))
     }
