@@ -1059,6 +1059,9 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
     Outcome::Mate(line)
 }
 
+/// Most positions one minimax reading may visit (memory: see `read_line`).
+const MINIMAX_MAX_POSITIONS: usize = 1_000_000;
+
 /// Reads the mating line after a proof: by minimax over the stored proofs (`pv::read_minimax`:
 /// its length is the length the attacker can force with them, a proven bound that is never
 /// below the true minimum), or, when the table lacks a proof on the way, by following stored
@@ -1066,8 +1069,10 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
 /// the proof's length, so its length bounds nothing).
 /// Returns the line and the bound it proves (`usize::MAX` for none).
 fn read_line(s: &mut Search, pos: &mut Position) -> Result<(Vec<Move>, usize), String> {
-    // Reading is bounded by the search effort that built the proofs.
-    let budget = (s.nodes as usize / 2).max(200_000);
+    // Reading is bounded by the search effort that built the proofs, and absolutely: its memo
+    // takes about 40 bytes a position, and the process must stay within the table size plus
+    // 64 MB.
+    let budget = (s.nodes as usize / 2).clamp(200_000, MINIMAX_MAX_POSITIONS);
     if let Some(l) = pv::read_minimax(s, pos, budget) {
         let n = l.len();
         return Ok((l, n));
