@@ -975,7 +975,8 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             r.pn, r.dn
         )));
     }
-    let (mut line, bound) = match read_line(s, pos) {
+    let mut minimax = true;
+    let (mut line, bound) = match read_line(s, pos, &mut minimax) {
         Ok(l) => l,
         Err(e) => {
             if let Some(reason) = s.aborted.clone() {
@@ -1016,7 +1017,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             minimal_known = r.dn == 0;
             break;
         }
-        match read_line(s, pos) {
+        match read_line(s, pos, &mut minimax) {
             Ok((l, bound)) => {
                 log::debug!("mate within {limit}: found {} plies", l.len());
                 proven_len = (r.len as usize).min(bound);
@@ -1067,17 +1068,29 @@ const MINIMAX_MAX_POSITIONS: usize = 1_000_000;
 /// below the true minimum), or, when the table lacks a proof on the way, by following stored
 /// lengths and proving lost nodes again (`pv::extract`; its defences may be mated faster than
 /// the proof's length, so its length bounds nothing).
-/// Returns the line and the bound it proves (`usize::MAX` for none).
-fn read_line(s: &mut Search, pos: &mut Position) -> Result<(Vec<Move>, usize), String> {
-    // Reading is bounded by the search effort that built the proofs, and absolutely: its memo
-    // takes about 40 bytes a position, and the process must stay within the table size plus
-    // 64 MB.
-    let budget = (s.nodes as usize / 2).clamp(200_000, MINIMAX_MAX_POSITIONS);
-    if let Some(l) = pv::read_minimax(s, pos, budget) {
-        let n = l.len();
-        return Ok((l, n));
+/// Returns the line and the bound it proves (`usize::MAX` for none). Once a minimax reading
+/// has given up on its budget, `minimax` is cleared and later calls of the same solve follow
+/// stored lengths at once: each round of the shortest-mate search would otherwise spend the
+/// whole budget again (a 353-ply problem spent most of 30 s so).
+fn read_line(
+    s: &mut Search,
+    pos: &mut Position,
+    minimax: &mut bool,
+) -> Result<(Vec<Move>, usize), String> {
+    if *minimax {
+        // Reading is bounded by the search effort that built the proofs, and absolutely: its
+        // memo takes about 40 bytes a position, and the process must stay within the table
+        // size plus 64 MB.
+        let budget = (s.nodes as usize / 2).clamp(200_000, MINIMAX_MAX_POSITIONS);
+        match pv::read_minimax(s, pos, budget) {
+            Ok(l) => {
+                let n = l.len();
+                return Ok((l, n));
+            }
+            Err(gave_up) => *minimax = !gave_up,
+        }
+        log::debug!("minimax reading failed; following stored lengths");
     }
-    log::debug!("minimax reading failed; following stored lengths");
     pv::extract(s, pos).map(|l| (l, usize::MAX))
 }
 

@@ -169,10 +169,14 @@ enum Pick {
 ///
 /// A defence whose position has no readable proof (an entry replaced or collected) is proven
 /// again with the reading path as the search path, up to `MAX_REPROVES` times. `None` when the
-/// table still lacks a proof on the way (the caller falls back to `extract`), when a defence
-/// would repeat a position of the reading path, when more than `budget` positions are visited,
-/// or when the search is stopped.
-pub(super) fn read_minimax(s: &mut Search, root: &Position, budget: usize) -> Option<Vec<Move>> {
+/// table still lacks a proof on the way (the caller falls back to `extract`) or when a defence
+/// would repeat a position of the reading path; `Err(true)` when it gave up: more than
+/// `budget` positions visited, or the search stopped.
+pub(super) fn read_minimax(
+    s: &mut Search,
+    root: &Position,
+    budget: usize,
+) -> Result<Vec<Move>, bool> {
     let mut m = Minimax {
         memo: HashMap::new(),
         unproven: HashSet::new(),
@@ -195,10 +199,11 @@ pub(super) fn read_minimax(s: &mut Search, root: &Position, budget: usize) -> Op
         m.reproves,
         if m.failed { " (gave up)" } else { "" }
     );
-    v?;
+    if v.is_none() {
+        return Err(m.failed);
+    }
     let mut line = Vec::new();
-    loop {
-        let (len, _, best) = *m.memo.get(&pos.key())?;
+    while let Some(&(len, _, best)) = m.memo.get(&pos.key()) {
         if len == 0 {
             break;
         }
@@ -206,10 +211,10 @@ pub(super) fn read_minimax(s: &mut Search, root: &Position, budget: usize) -> Op
         pos.do_move(best);
     }
     match verify(root, &line) {
-        Ok(()) => Some(line),
+        Ok(()) => Ok(line),
         Err(e) => {
             log::warn!("minimax line failed verification: {e}");
-            None
+            Err(false)
         }
     }
 }
