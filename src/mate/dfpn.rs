@@ -454,12 +454,7 @@ impl<'a> Search<'a> {
             };
         }
 
-        let mut list = MoveList::new();
-        if or {
-            pos.check_moves(&mut list);
-        } else {
-            pos.legal_moves(&mut list);
-        }
+        let list = node_moves(pos, or);
         if list.is_empty() {
             return if or {
                 let dh = Self::no_check_disproof_hand(hand);
@@ -640,6 +635,19 @@ fn bound_up(len: u16) -> u16 {
     } else {
         (len + 1).min(MAX_BOUND)
     }
+}
+
+/// The moves of a search node: checks at attacker (OR) nodes, every legal move at defender
+/// (AND) nodes.
+#[inline]
+pub(super) fn node_moves(pos: &Position, or: bool) -> MoveList {
+    let mut list = MoveList::new();
+    if or {
+        pos.check_moves(&mut list);
+    } else {
+        pos.legal_moves(&mut list);
+    }
+    list
 }
 
 /// Tag of the parent of the node being stored (the previous path entry), 0 at the root.

@@ -6,7 +6,7 @@
 //! legal move generator: every attacker move legal and checking, every defender move legal, the
 //! final position checkmate. A line that fails is never returned.
 
-use super::dfpn::Search;
+use super::dfpn::{node_moves, Search};
 use super::tt::INF;
 use crate::shogi::{Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
@@ -35,12 +35,7 @@ pub(super) fn extract(s: &mut Search, root: &Position) -> Result<Vec<Move>, Stri
         } else {
             seen.push(pos.key());
             let or = pos.side_to_move() == s.attacker;
-            let mut list = MoveList::new();
-            if or {
-                pos.check_moves(&mut list);
-            } else {
-                pos.legal_moves(&mut list);
-            }
+            let list = node_moves(&pos, or);
             if list.is_empty() {
                 if !or {
                     break;
@@ -290,16 +285,11 @@ impl Minimax {
             self.failed = true;
             return None;
         }
-        let mut list = MoveList::new();
-        if or {
-            pos.check_moves(&mut list);
-        } else {
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                let spare = pos.hand(s.attacker).total();
-                self.memo.insert(key, (0, spare, Move::NONE));
-                return Some((0, spare));
-            }
+        let list = node_moves(pos, or);
+        if !or && list.is_empty() {
+            let spare = pos.hand(s.attacker).total();
+            self.memo.insert(key, (0, spare, Move::NONE));
+            return Some((0, spare));
         }
         let me = self.path.len();
         let outer_low = std::mem::replace(&mut self.low, usize::MAX);
@@ -494,12 +484,7 @@ pub(super) fn extract_exact(
     while line.len() < target {
         let rem = target - line.len();
         let or = pos.side_to_move() == s.attacker;
-        let mut list = MoveList::new();
-        if or {
-            pos.check_moves(&mut list);
-        } else {
-            pos.legal_moves(&mut list);
-        }
+        let list = node_moves(&pos, or);
         if list.is_empty() {
             return Err(format!("line ends at ply {} before {target}", line.len()));
         }
