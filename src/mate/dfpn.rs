@@ -158,7 +158,6 @@ pub(super) struct Search<'a> {
     next_info: Option<Instant>,
     progress: &'a mut dyn FnMut(&Progress),
     pub max_plies: u32,
-    pub depth_cutoffs: u64,
     /// Path-dependent repetition failures met (see `Stats::repetitions`).
     pub repetitions: u64,
     /// Combine confluent children by max (see module docs).
@@ -248,7 +247,6 @@ impl<'a> Search<'a> {
             next_info: limits.info_interval.map(|i| start + i),
             progress,
             max_plies: limits.max_plies.unwrap_or(u32::MAX),
-            depth_cutoffs: 0,
             repetitions: 0,
             max_ply: 0,
             double_count_guard: true,
@@ -515,7 +513,6 @@ impl<'a> Search<'a> {
             } else if !or && ply + 1 >= self.max_plies {
                 // The attacker would move at or past the length limit: no mate within 0 plies
                 // from the child, true for any hand (not path-dependent).
-                self.depth_cutoffs += 1;
                 c.pn = INF;
                 c.dn = 0;
                 c.len = 0;
@@ -984,7 +981,7 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
         )));
     }
     let mut minimax = true;
-    let (mut line, bound) = match read_line(s, pos, &mut minimax) {
+    let (mut line, mut line_bounded) = match read_line(s, pos, &mut minimax) {
         Ok(l) => l,
         Err(e) => {
             if let Some(reason) = s.aborted.clone() {
@@ -1003,15 +1000,13 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
     // the limit are stored as "no mate within n plies" (see `tt`) and reused by later rounds.
     // The proof's own length bounds the shortest mate, and so does the line read by minimax
     // over the table's proofs (see `read_line`).
-    let mut proven_len = (r.len as usize).min(bound);
-    // Whether `line` came from the minimax reading (its length is then a proven bound and
-    // never below the true minimum): such a line is kept over one that follows stored lengths.
-    let mut line_bounded = bound == line.len();
+    // `line_bounded`: the line came from the minimax reading, so its length is a proven bound,
+    // never below the true minimum; such a line is kept over one that follows stored lengths.
+    let mut proven_len = proven_bound(r.len, &line, line_bounded);
     let mut minimal_known = false;
     while proven_len >= 3 {
         let limit = (proven_len - 2) as u32;
         s.max_plies = limit.min(user_limit);
-        s.depth_cutoffs = 0;
         let r = prove(s, pos);
         if s.aborted.is_some() {
             log::info!(
@@ -1026,10 +1021,9 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
             break;
         }
         match read_line(s, pos, &mut minimax) {
-            Ok((l, bound)) => {
+            Ok((l, bounded)) => {
                 log::debug!("mate within {limit}: found {} plies", l.len());
-                proven_len = (r.len as usize).min(bound);
-                let bounded = bound == l.len();
+                proven_len = proven_bound(r.len, &l, bounded);
                 if (bounded && !line_bounded) || (bounded == line_bounded && l.len() < line.len()) {
                     line = l;
                     line_bounded = bounded;
@@ -1076,7 +1070,7 @@ const MINIMAX_MAX_POSITIONS: usize = 1_000_000;
 /// below the true minimum), or, when the table lacks a proof on the way, by following stored
 /// lengths and proving lost nodes again (`pv::extract`; its defences may be mated faster than
 /// the proof's length, so its length bounds nothing).
-/// Returns the line and the bound it proves (`usize::MAX` for none). Once a minimax reading
+/// Returns the line and whether it is a minimax reading. Once a minimax reading
 /// has given up on its budget, `minimax` is cleared and later calls of the same solve follow
 /// stored lengths at once: each round of the shortest-mate search would otherwise spend the
 /// whole budget again (a 353-ply problem spent most of 30 s so).
@@ -1084,22 +1078,29 @@ fn read_line(
     s: &mut Search,
     pos: &mut Position,
     minimax: &mut bool,
-) -> Result<(Vec<Move>, usize), String> {
+) -> Result<(Vec<Move>, bool), String> {
     if *minimax {
         // Reading is bounded by the search effort that built the proofs, and absolutely: its
         // memo takes about 40 bytes a position, and the process must stay within the table
         // size plus 64 MB.
         let budget = (s.nodes as usize / 2).clamp(200_000, MINIMAX_MAX_POSITIONS);
         match pv::read_minimax(s, pos, budget) {
-            Ok(l) => {
-                let n = l.len();
-                return Ok((l, n));
-            }
+            Ok(l) => return Ok((l, true)),
             Err(gave_up) => *minimax = !gave_up,
         }
         log::debug!("minimax reading failed; following stored lengths");
     }
-    pv::extract(s, pos).map(|l| (l, usize::MAX))
+    pv::extract(s, pos).map(|l| (l, false))
+}
+
+/// The shortest mate proven so far: the proof's length, or a minimax line's if shorter.
+fn proven_bound(proof_len: u16, line: &[Move], minimax: bool) -> usize {
+    let proof_len = proof_len as usize;
+    if minimax {
+        proof_len.min(line.len())
+    } else {
+        proof_len
+    }
 }
 
 /// The proof claims a length over the limit it was searched with: stop rather than loop.
