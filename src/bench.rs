@@ -13,9 +13,9 @@
 //! the node count of that run, easiest first, and span mates of 1 to 27 plies and four
 //! positions without a mate.
 
+use crate::cli::say;
 use crate::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use crate::shogi::Position;
-use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -221,23 +221,22 @@ pub fn totals(lines: &[BenchLine]) -> (u64, Duration, u64) {
 }
 
 pub fn cmd_bench(rest: &[String]) -> ExitCode {
+    if crate::cli::wants_help(rest) {
+        say(BENCH_USAGE);
+        return ExitCode::SUCCESS;
+    }
     let cfg = match parse_bench_args(rest) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}\n\n{BENCH_USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return crate::cli::usage_error("bench", &e),
     };
     let lines = crate::mate::with_search_stack(move || {
-        let stdout = std::io::stdout();
-        run_positions(POSITIONS, cfg.hash_mb, NODE_LIMIT, &mut |l| {
-            let mut out = stdout.lock();
-            let _ = writeln!(out, "{l}");
-            let _ = out.flush();
-        })
+        run_positions(POSITIONS, cfg.hash_mb, NODE_LIMIT, &mut |l| say(l))
     });
     let (nodes, time, nps) = totals(&lines);
-    println!("nodes {nodes} time_ms {} nps {nps}", time.as_millis());
+    say(format_args!(
+        "nodes {nodes} time_ms {} nps {nps}",
+        time.as_millis()
+    ));
     ExitCode::SUCCESS
 }
 

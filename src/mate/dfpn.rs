@@ -215,12 +215,31 @@ fn material_salt(pos: &Position) -> u64 {
     h & !1
 }
 
+/// Table salt of a search: the material signature, and the attacker's colour. Entries store
+/// the attacker's hand, so a position searched with the other side attacking (a defender-to-
+/// move root after an attacker-to-move one, in one USI session) must not read them. Black keeps
+/// the plain material salt.
+fn table_salt(root: &Position, attacker: Color) -> u64 {
+    let colour = match attacker {
+        Color::Black => 0,
+        Color::White => 0x5851_F42D_4C95_7F2Eu64,
+    };
+    material_salt(root) ^ colour
+}
+
 impl<'a> Search<'a> {
+    /// Makes `attacker` the mating side (the table salt follows).
+    fn set_attacker(&mut self, root: &Position, attacker: Color) {
+        self.attacker = attacker;
+        self.salt = table_salt(root, attacker);
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         tt: &'a mut Table,
         scratch: &'a mut Scratch,
         root: &Position,
+        attacker: Color,
         limits: &Limits,
         stop: &'a AtomicBool,
         progress: &'a mut dyn FnMut(&Progress),
@@ -229,8 +248,8 @@ impl<'a> Search<'a> {
         let start = Instant::now();
         Search {
             tt,
-            attacker: root.side_to_move(),
-            salt: material_salt(root),
+            attacker,
+            salt: table_salt(root, attacker),
             nodes: 0,
             children: &mut scratch.children,
             path: Vec::with_capacity(4096),
@@ -241,7 +260,7 @@ impl<'a> Search<'a> {
             deadline: limits.time.map(|t| start + t),
             node_limit: limits.nodes,
             aborted: None,
-            next_poll: POLL_INTERVAL,
+            next_poll: POLL_INTERVAL.min(limits.nodes.unwrap_or(u64::MAX)),
             next_gc_check: GC_CHECK_INTERVAL,
             info_interval: limits.info_interval,
             next_info: limits.info_interval.map(|i| start + i),
@@ -266,7 +285,9 @@ impl<'a> Search<'a> {
 
     #[cold]
     fn poll(&mut self) {
-        self.next_poll = self.nodes + POLL_INTERVAL;
+        // The node limit is honoured exactly (`--nodes 10` searches 10 nodes, not a polling
+        // interval's 256).
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit.unwrap_or(u64::MAX));
         if self.stop.load(Ordering::Relaxed) {
             self.aborted = Some(UnknownReason::Stopped);
             return;
@@ -613,7 +634,7 @@ impl<'a> Search<'a> {
                     hand,
                     result.pn,
                     result.dn,
-                    0,
+                    super::tt::remaining_tag(self.max_plies.saturating_sub(ply)),
                     Move::NONE,
                     my_tag_parent(self),
                     amount,
@@ -923,6 +944,44 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Which side the root search treats as the attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RootKind {
+    /// The side to move mates (the usual problem).
+    Attacker,
+    /// The side to move is being mated: the root is a defender (AND) node.
+    Defender,
+    /// The side to move is in check but has checking moves: it is searched as the attacker
+    /// first, and as the defender if it has no mate.
+    AttackerThenDefender,
+}
+
+/// The root's kind, decided from the kings and the check (KomoringHeights decides the same way;
+/// its `RootIsAndNodeIfChecked` is our `rule`): a side to move without a king can only attack,
+/// one whose opponent has no king can only defend; with both kings on the board and the side
+/// to move in check, it defends when the rule is on and no legal move of its own gives check
+/// (so it cannot mate), and otherwise attacks first (GUIs ask for mate at the defender's turn
+/// when stepping through a solution; the problem sets also hold attackers in check that mate).
+fn root_kind(pos: &Position, rule: bool) -> RootKind {
+    let us = pos.side_to_move();
+    if pos.king_square(us).is_none() {
+        return RootKind::Attacker;
+    }
+    if pos.king_square(us.flip()).is_none() {
+        return RootKind::Defender;
+    }
+    if !rule || !pos.in_check() {
+        return RootKind::Attacker;
+    }
+    let mut checks = MoveList::new();
+    pos.check_moves(&mut checks);
+    if checks.is_empty() {
+        RootKind::Defender
+    } else {
+        RootKind::AttackerThenDefender
+    }
+}
+
 pub(super) fn solve(
     solver: &mut Solver,
     root: &Position,
@@ -931,22 +990,37 @@ pub(super) fn solve(
     progress: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
     let threshold = solver.threshold;
+    let kind = root_kind(root, limits.root_is_and_if_checked);
+    let us = root.side_to_move();
+    let attacker = if kind == RootKind::Defender {
+        us.flip()
+    } else {
+        us
+    };
     let mut s = Search::new(
         &mut solver.tt,
         &mut solver.scratch,
         root,
+        attacker,
         limits,
         stop,
         progress,
         threshold,
     );
     let mut pos = root.clone();
-    let outcome = run_root(&mut s, &mut pos, limits);
+    let (mut outcome, mut status) = run_root(&mut s, &mut pos, limits);
+    if kind == RootKind::AttackerThenDefender && outcome == Outcome::NoMate {
+        log::info!("the side to move in check has no mate; searching it as the defender");
+        s.set_attacker(root, us.flip());
+        (outcome, status) = run_root(&mut s, &mut pos, limits);
+    }
     let stats = s.stats();
     SearchResult {
         best_mate: s.best_line.clone(),
         outcome,
         stats,
+        status,
+        defender_root: s.attacker != us,
     }
 }
 
@@ -960,106 +1034,143 @@ pub(super) fn prove(s: &mut Search, pos: &mut Position) -> NodeResult {
     r
 }
 
-fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> Outcome {
+/// Searches the root, reads its line and, with a post-search, the shortest mate. Returns the
+/// outcome and, with a mate, what is established about it (see `MateStatus`).
+fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> (Outcome, Option<MateStatus>) {
     let user_limit = limits.max_plies.unwrap_or(u32::MAX);
     s.max_plies = user_limit;
+    s.best_line = None;
+    let or_root = pos.side_to_move() == s.attacker;
     let r = prove(s, pos);
     if let Some(reason) = s.aborted.clone() {
-        return Outcome::Unknown(reason);
+        return (Outcome::Unknown(reason), None);
     }
     if r.dn == 0 {
         if r.len != NO_MATE {
             // Refuted only within the user's length limit.
-            return Outcome::Unknown(UnknownReason::Depth);
+            return (Outcome::Unknown(UnknownReason::Depth), None);
         }
-        return Outcome::NoMate;
+        return (Outcome::NoMate, None);
     }
     if r.pn != 0 {
-        return Outcome::Unknown(UnknownReason::Unverified(format!(
-            "root left unsolved (pn {}, dn {})",
-            r.pn, r.dn
-        )));
+        let why = format!("root left unsolved (pn {}, dn {})", r.pn, r.dn);
+        return (Outcome::Unknown(UnknownReason::Unverified(why)), None);
     }
     let mut minimax = true;
     let (mut line, mut line_bounded) = match read_line(s, pos, &mut minimax) {
         Ok(l) => l,
         Err(e) => {
             if let Some(reason) = s.aborted.clone() {
-                return Outcome::Unknown(reason);
+                return (Outcome::Unknown(reason), None);
             }
             log::warn!("mate proven but no verified line: {e}");
-            return Outcome::Unknown(UnknownReason::Unverified(e));
+            return (Outcome::Unknown(UnknownReason::Unverified(e)), None);
         }
     };
     s.best_line = Some(line.clone());
-    if limits.post_search == PostSearch::None {
-        return Outcome::Mate(line);
-    }
-    // Shortest mate: prove or refute a mate within (best - 2) plies until refuted (KomoringHeights'
-    // post-search). Proofs in the table longer than the limit are ignored by `mid`; failures at
-    // the limit are stored as "no mate within n plies" (see `tt`) and reused by later rounds.
-    // The proof's own length bounds the shortest mate, and so does the line read by minimax
-    // over the table's proofs (see `read_line`).
-    // `line_bounded`: the line came from the minimax reading, so its length is a proven bound,
-    // never below the true minimum; such a line is kept over one that follows stored lengths.
-    let mut proven_len = proven_bound(r.len, &line, line_bounded);
-    let mut minimal_known = false;
-    while proven_len >= 3 {
-        let limit = (proven_len - 2) as u32;
-        s.max_plies = limit.min(user_limit);
-        let r = prove(s, pos);
-        if s.aborted.is_some() {
-            log::info!(
-                "stopped while looking for a mate shorter than {}; returning the best line",
-                line.len()
-            );
-            break;
-        }
-        if r.pn != 0 {
-            log::debug!("no mate within {limit} plies: {proven_len} is the shortest");
-            minimal_known = r.dn == 0;
-            break;
-        }
-        match read_line(s, pos, &mut minimax) {
-            Ok((l, bounded)) => {
-                log::debug!("mate within {limit}: found {} plies", l.len());
-                proven_len = proven_bound(r.len, &l, bounded);
-                if (bounded && !line_bounded) || (bounded == line_bounded && l.len() < line.len()) {
-                    line = l;
-                    line_bounded = bounded;
-                    s.best_line = Some(line.clone());
+    // What is proven: a mate within `upper` plies (the proof's length, or a minimax line's),
+    // and none within fewer than `lower` (a mate takes at least one check; a defender-to-move
+    // root may be mated already).
+    let mut upper = proven_bound(r.len, &line, line_bounded);
+    let mut lower = if or_root { 1 } else { 0 };
+    if limits.post_search != PostSearch::None {
+        // Shortest mate: prove or refute a mate within (upper - 2) plies until refuted
+        // (KomoringHeights' post-search). Proofs in the table longer than the limit are ignored
+        // by `mid`; failures at the limit are stored as "no mate within n plies" (see `tt`) and
+        // reused by later rounds. `line_bounded`: the line came from the minimax reading, so
+        // its length is a proven bound, never below the true minimum; such a line is kept over
+        // one that follows stored lengths.
+        while upper >= lower + 2 {
+            let limit = (upper - 2) as u32;
+            s.max_plies = limit.min(user_limit);
+            let r = prove(s, pos);
+            if s.aborted.is_some() {
+                log::info!("stopped while looking for a mate shorter than {upper}");
+                break;
+            }
+            if r.pn != 0 {
+                log::debug!("no mate within {limit} plies: {upper} is the shortest");
+                if r.dn == 0 && limit < user_limit {
+                    lower = upper;
                 }
-                if l_is_stuck(proven_len, limit) {
+                break;
+            }
+            if l_is_stuck(r.len as usize, limit) {
+                break;
+            }
+            // A mate within the limit is proven, whether or not its line can be read.
+            upper = upper.min(r.len as usize);
+            match read_line(s, pos, &mut minimax) {
+                Ok((l, bounded)) => {
+                    log::debug!("mate within {limit}: found {} plies", l.len());
+                    upper = upper.min(proven_bound(r.len, &l, bounded));
+                    if (bounded && !line_bounded)
+                        || (bounded == line_bounded && l.len() < line.len())
+                    {
+                        line = l;
+                        line_bounded = bounded;
+                        s.best_line = Some(line.clone());
+                    }
+                }
+                Err(e) => {
+                    log::info!("shorter mate proven but its line was not read: {e}");
                     break;
                 }
             }
-            Err(e) => {
-                log::warn!("shorter mate proven but its line failed verification: {e}");
-                break;
-            }
         }
     }
     s.max_plies = user_limit;
-    if minimal_known && line.len() != proven_len && s.aborted.is_none() {
-        // The read line's defences were not all the longest: read it again with proven choices.
-        match pv::extract_exact(s, pos, proven_len) {
-            Ok(l) => {
+    // Every defence of the line a longest one: read with a proven refutation of every shorter
+    // mate at each defence (needs the minimum), or no choice at any defence.
+    let mut longest_defences = forced_defences(pos, &line, or_root);
+    if lower >= upper && !longest_defences && s.aborted.is_none() {
+        match pv::extract_exact(s, pos, upper) {
+            Ok((l, exact)) => {
                 line = l;
+                longest_defences = exact;
                 s.best_line = Some(line.clone());
             }
-            Err(e) => log::warn!("could not read a line of the proven length {proven_len}: {e}"),
+            Err(e) => log::info!("could not read a line of the proven length {upper}: {e}"),
         }
     }
     s.max_plies = user_limit;
+    let mut status = MateStatus {
+        upper: upper as u32,
+        lower: lower as u32,
+        longest_defences,
+        line_len: line.len() as u32,
+        composed: false,
+    };
     if limits.post_search == PostSearch::Composer && s.aborted.is_none() {
         let composed = pv::compose(s, pos, &line, 0);
-        match pv::verify_composed(pos, &composed) {
-            Ok(()) if s.aborted.is_none() => return Outcome::Mate(composed),
+        match pv::verify_composed(pos, &composed, s.attacker) {
+            Ok(()) if s.aborted.is_none() => {
+                if composed != line {
+                    // Replaced defences were chosen by reading, not proven longest.
+                    status.longest_defences = false;
+                    status.composed = true;
+                }
+                return (Outcome::Mate(composed), Some(status));
+            }
             Ok(()) => log::info!("stopped while composing; returning the strict line"),
             Err(e) => log::warn!("composed line failed verification ({e}); strict line kept"),
         }
     }
-    Outcome::Mate(line)
+    (Outcome::Mate(line), Some(status))
+}
+
+/// Whether the defender has a single legal move at every one of its turns on `line` (then every
+/// defence is trivially the longest).
+fn forced_defences(root: &Position, line: &[Move], or_root: bool) -> bool {
+    let mut pos = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        let defender_moves = (i % 2 == 1) == or_root;
+        if defender_moves && pos.legal_move_list().len() != 1 {
+            return false;
+        }
+        pos.do_move(m);
+    }
+    true
 }
 
 /// Most positions one minimax reading may visit (memory: see `read_line`).
@@ -1080,11 +1191,14 @@ fn read_line(
     minimax: &mut bool,
 ) -> Result<(Vec<Move>, bool), String> {
     if *minimax {
-        // Reading is bounded by the search effort that built the proofs, and absolutely: its
-        // memo takes about 40 bytes a position, and the process must stay within the table
-        // size plus 64 MB.
-        let budget = (s.nodes as usize / 2).clamp(200_000, MINIMAX_MAX_POSITIONS);
-        match pv::read_minimax(s, pos, budget) {
+        // Reading is bounded absolutely: its memo takes about 40 bytes a position, and the
+        // process must stay within the table size plus 64 MB. The budget is not tied to this
+        // search's nodes: with a warm table (a second `go mate` on the same position) the
+        // proofs were built by an earlier search, and a budget of half of this one's few nodes
+        // gave up on the reading, so the answer fell back to stored lengths and printed a
+        // 187-ply line with a short defence where the cold search had printed 403 (issue 20,
+        // item 1).
+        match pv::read_minimax(s, pos, MINIMAX_MAX_POSITIONS) {
             Ok(l) => return Ok((l, true)),
             Err(gave_up) => *minimax = !gave_up,
         }

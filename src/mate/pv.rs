@@ -8,7 +8,7 @@
 
 use super::dfpn::{node_moves, Search};
 use super::tt::INF;
-use crate::shogi::{Move, MoveList, Position};
+use crate::shogi::{Color, Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
 
 /// Longest line we are willing to read (far above any known problem).
@@ -94,7 +94,7 @@ pub(super) fn extract(s: &mut Search, root: &Position) -> Result<Vec<Move>, Stri
         banned.truncate(line.len() + 1);
         banned[line.len()].push(m);
     }
-    verify(root, &line)?;
+    verify(root, &line, s.attacker)?;
     Ok(line)
 }
 
@@ -186,7 +186,8 @@ pub(super) fn read_minimax(
         failed: false,
     };
     let mut pos = root.clone();
-    let v = m.value(s, &mut pos, true);
+    let or_root = pos.side_to_move() == s.attacker;
+    let v = m.value(s, &mut pos, or_root);
     log::debug!(
         "minimax reading: {:?} after {} positions, {} proven again{}",
         v,
@@ -199,13 +200,13 @@ pub(super) fn read_minimax(
     }
     let mut line = Vec::new();
     while let Some(&(len, _, best)) = m.memo.get(&pos.key()) {
-        if len == 0 {
+        if len == 0 || best == Move::NONE {
             break;
         }
         line.push(best);
         pos.do_move(best);
     }
-    match verify(root, &line) {
+    match verify(root, &line, s.attacker) {
         Ok(()) => Ok(line),
         Err(e) => {
             log::warn!("minimax line failed verification: {e}");
@@ -474,13 +475,20 @@ fn search_at(
 /// bounds, so at each defender node with `rem` plies to go we take a defence that provably has
 /// no mate within `rem - 3` plies (a search limited to `target - 2` plies from the root fails
 /// there): the defender's longest defence. At attacker nodes, a check proven within `rem - 1`.
+///
+/// Why that proves every defence longest: with V the true minimax length, V(root) = `target`.
+/// A check proven within `rem - 1` keeps V = rem - 1 (it cannot be less: V drops by at most one
+/// per attacker move); a defence with no mate within `rem - 3` has V ≥ rem - 1, and no defence
+/// has more, so it is a longest one. Returns the line and whether every defence was so proven
+/// (false when a defence was taken without its refutation: the search stopped, or found none).
 pub(super) fn extract_exact(
     s: &mut Search,
     root: &Position,
     target: usize,
-) -> Result<Vec<Move>, String> {
+) -> Result<(Vec<Move>, bool), String> {
     let mut pos = root.clone();
     let mut line: Vec<Move> = Vec::with_capacity(target);
+    let mut exact = true;
     while line.len() < target {
         let rem = target - line.len();
         let or = pos.side_to_move() == s.attacker;
@@ -527,7 +535,10 @@ pub(super) fn extract_exact(
             // Longest stored first; on equal length a board move before a drop.
             cands.sort_by_key(|&(m, l)| (std::cmp::Reverse(l), m.is_drop()));
             let mut pick = None;
-            if rem >= 3 {
+            if rem < 3 {
+                // Every defence is mated by the next check: all equally long.
+                pick = Some(cands[0].0);
+            } else {
                 for &(m, _) in &cands {
                     let r = search_at(s, root, &line, Some(m), (target - 2) as u32);
                     if s.aborted.is_some() {
@@ -539,13 +550,16 @@ pub(super) fn extract_exact(
                     }
                 }
             }
-            pick.unwrap_or(cands[0].0)
+            pick.unwrap_or_else(|| {
+                exact = false;
+                cands[0].0
+            })
         };
         line.push(chosen);
         pos.do_move(chosen);
     }
-    verify(root, &line)?;
-    Ok(line)
+    verify(root, &line, s.attacker)?;
+    Ok((line, exact))
 }
 
 /// Proves the node at the end of `line` (plus `extra`, if given) again, with the line as path.
@@ -555,9 +569,9 @@ fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) 
 }
 
 /// Replays `line` from `root` with the full legal move generator: the checks of
-/// `verify_composed`, and the final position checkmate.
-pub fn verify(root: &Position, line: &[Move]) -> Result<(), String> {
-    verify_composed(root, line)?;
+/// `verify_composed`, and the final position checkmate (`attacker` mates).
+pub fn verify(root: &Position, line: &[Move], attacker: Color) -> Result<(), String> {
+    verify_composed(root, line, attacker)?;
     let mut pos = root.clone();
     for &m in line {
         pos.do_move(m);
@@ -635,12 +649,13 @@ const TIE_BREAK_MAX_LINE: usize = 201;
 /// defences of equal length the defender prefers the one that leaves the attacker no spare
 /// pieces (fewest pieces in hand at the end).
 pub(super) fn compose(s: &mut Search, pos: &Position, line: &[Move], depth: u32) -> Vec<Move> {
-    let attacker = pos.side_to_move();
+    let attacker = s.attacker;
     let mut out = Vec::with_capacity(line.len());
     let mut p = pos.clone();
     for i in 0..line.len() {
-        let useless = i % 2 == 1 && depth < 64 && is_useless_interposition(&p, &line[i..]);
-        let tie_break = i % 2 == 1 && depth < 64 && line.len() - i <= TIE_BREAK_MAX_LINE;
+        let defence = p.side_to_move() != attacker;
+        let useless = defence && depth < 64 && is_useless_interposition(&p, &line[i..]);
+        let tie_break = defence && depth < 64 && line.len() - i <= TIE_BREAK_MAX_LINE;
         if useless || tie_break {
             let rest = &line[i..];
             // (line from here, length, spare pieces at its end)
@@ -699,19 +714,26 @@ pub(super) fn compose(s: &mut Search, pos: &Position, line: &[Move], depth: u32)
     out
 }
 
-/// Replays a composed line: every move legal, every attacker move a check, and at the end
-/// either checkmate or only useless interpositions left (not re-checked here).
-pub fn verify_composed(root: &Position, line: &[Move]) -> Result<(), String> {
-    if line.len().is_multiple_of(2) {
-        return Err(format!("line has even length {}", line.len()));
+/// Replays a composed line: every move legal, every move of `attacker` a check, the last move
+/// the attacker's, and at the end either checkmate or only useless interpositions left (not
+/// re-checked here). The root's side to move starts the line: the attacker, or the defender at
+/// a defender-to-move root (then the line has even length; 0 when it is mated already).
+pub fn verify_composed(root: &Position, line: &[Move], attacker: Color) -> Result<(), String> {
+    let or_root = root.side_to_move() == attacker;
+    if line.len().is_multiple_of(2) == or_root {
+        return Err(format!(
+            "line of {} plies does not end with the attacker's move",
+            line.len()
+        ));
     }
     let mut pos = root.clone();
     for (i, &m) in line.iter().enumerate() {
         if !pos.legal_move_list().contains(m) {
             return Err(format!("ply {}: {m} is not legal", i + 1));
         }
+        let attacking = pos.side_to_move() == attacker;
         pos.do_move(m);
-        if i % 2 == 0 && !pos.in_check() {
+        if attacking && !pos.in_check() {
             return Err(format!("ply {}: attacker move {m} does not check", i + 1));
         }
     }

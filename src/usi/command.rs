@@ -141,7 +141,7 @@ pub fn parse(line: &str) -> Parsed {
             Command::GameOver(result)
         }
         "setoption" => Command::SetOption(parse_setoption(line, args)),
-        "position" => Command::Position(parse_position(args)),
+        "position" => Command::Position(parse_position(args, &mut notes)),
         "go" => Command::Go(parse_go(args, &mut notes)),
         other => Command::Unknown(other.to_string()),
     };
@@ -190,7 +190,7 @@ fn parse_setoption(line: &str, args: &[(usize, &str)]) -> Result<SetOption, Stri
     Ok(SetOption { name, value })
 }
 
-fn parse_position(args: &[(usize, &str)]) -> Result<PositionSpec, String> {
+fn parse_position(args: &[(usize, &str)], notes: &mut Vec<String>) -> Result<PositionSpec, String> {
     let moves_at = args.iter().position(|&(_, t)| t == "moves");
     let head = &args[..moves_at.unwrap_or(args.len())];
     let moves: Vec<String> = match moves_at {
@@ -216,6 +216,15 @@ fn parse_position(args: &[(usize, &str)]) -> Result<PositionSpec, String> {
             if fields.is_empty() {
                 return Err("position: 'sfen' without a SFEN".to_string());
             }
+            PositionBase::Sfen(fields.join(" "))
+        }
+        // A bare SFEN (cshogi's `engine.position(sfen=S)` sends `position <S>` verbatim):
+        // unambiguous, since no other word of `position` contains a '/'. Accepted, with a note.
+        Some(&(_, t)) if t.contains('/') => {
+            notes.push(
+                "position: 'sfen' missing before the SFEN; read as 'position sfen ...'".into(),
+            );
+            let fields: Vec<&str> = head.iter().map(|&(_, t)| t).collect();
             PositionBase::Sfen(fields.join(" "))
         }
         Some(&(_, t)) => {
@@ -414,10 +423,25 @@ mod tests {
             "position startpos 7g7f",
             "position sfen",
             "position sfen moves 7g7f",
-            "position 4k4/9/9/9/9/9/9/9/9 b - 1",
+            "position 4k4 b - 1",
         ] {
             assert!(spec(bad).is_err(), "{bad}");
         }
+    }
+
+    /// Issue 20, item 11: cshogi's `engine.position(sfen=S)` sends `position <S>` without the
+    /// `sfen` word; it is read as `position sfen <S>`, with a note.
+    #[test]
+    fn bare_sfen_after_position_item11() {
+        let p = parse("position 4k4/9/9/9/9/9/9/9/9 b G 1 moves G*5b");
+        assert_eq!(
+            p.command,
+            Command::Position(Ok(PositionSpec {
+                base: PositionBase::Sfen("4k4/9/9/9/9/9/9/9/9 b G 1".into()),
+                moves: vec!["G*5b".into()]
+            }))
+        );
+        assert!(p.notes[0].contains("'sfen' missing"), "{:?}", p.notes);
     }
 
     #[test]

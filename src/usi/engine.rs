@@ -50,6 +50,9 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(3);
 const MAX_TIME_MS: u64 = 30 * 24 * 3600 * 1000;
 /// Longest `info string` text, in characters (messages may quote user input).
 const INFO_STRING_MAX: usize = 400;
+/// Why a `go` before any `position` is not searched.
+const NO_POSITION: &str =
+    "no position was given (send 'position startpos' or 'position sfen <SFEN>' first)";
 
 /// What the engine needs from a mate solver. [`LazySolver`] is the real one; tests use fakes.
 pub trait Backend: Send + 'static {
@@ -235,11 +238,21 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
 /// length, and the final position is checkmate (for `PostSearch composer`, whose lines may end
 /// where only useless interpositions are left, the composer rules of `mate::verify_composed`).
 /// Guards clients that replay the line.
-fn verify_mate(pos: &Position, line: &[Move], post: PostSearch) -> Result<(), String> {
-    if post == PostSearch::Composer {
-        crate::mate::verify_composed(pos, line)
+fn verify_mate(
+    pos: &Position,
+    line: &[Move],
+    post: PostSearch,
+    defender_root: bool,
+) -> Result<(), String> {
+    let attacker = if defender_root {
+        pos.side_to_move().flip()
     } else {
-        crate::mate::verify_mate_line(pos, line)
+        pos.side_to_move()
+    };
+    if post == PostSearch::Composer {
+        crate::mate::verify_composed(pos, line, attacker)
+    } else {
+        crate::mate::verify_mate_line(pos, line, attacker)
     }
 }
 
@@ -269,13 +282,11 @@ enum Answer {
 
 fn answer_text(kind: JobKind, a: &Answer) -> String {
     match (kind, a) {
-        (JobKind::Mate, Answer::Mate(line)) => {
-            let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-            format!("checkmate {}", moves.join(" "))
-        }
+        (JobKind::Mate, Answer::Mate(line)) => super::checkmate_line(line),
         (JobKind::Mate, Answer::NoMate) => "checkmate nomate".into(),
         (JobKind::Mate, Answer::Unknown) => "checkmate timeout".into(),
-        (JobKind::Move, Answer::Mate(line)) => format!("bestmove {}", line[0]),
+        // A defender-to-move root's line starts with the mover's own best defence.
+        (JobKind::Move, Answer::Mate(line)) if !line.is_empty() => format!("bestmove {}", line[0]),
         (JobKind::Move, _) => "bestmove resign".into(),
     }
 }
@@ -291,9 +302,17 @@ fn report(job: &Job, res: Result<SearchResult, String>) -> (Vec<String>, String,
             return (notes, info, answer_text(job.kind, &Answer::Unknown));
         }
     };
+    if r.defender_root {
+        notes.push(
+            "the side to move is the one being mated (its opponent has no king, or it is in \
+             check and cannot mate: RootIsAndNodeIfChecked): searched as the defender; the line \
+             starts with its move"
+                .into(),
+        );
+    }
     let checked_best = |notes: &mut Vec<String>| -> Option<Vec<Move>> {
         let line = r.best_mate.clone()?;
-        match verify_mate(&job.pos, &line, job.limits.post_search) {
+        match verify_mate(&job.pos, &line, job.limits.post_search, r.defender_root) {
             Ok(()) => {
                 notes.push("mate found before the search ended (maybe not the shortest)".into());
                 Some(line)
@@ -306,23 +325,31 @@ fn report(job: &Job, res: Result<SearchResult, String>) -> (Vec<String>, String,
         }
     };
     let answer = match &r.outcome {
-        Outcome::Mate(line) => match verify_mate(&job.pos, line, job.limits.post_search) {
-            Ok(()) => Answer::Mate(line.clone()),
-            Err(e) => {
-                log::error!("Outcome::Mate {line:?} rejected: {e}");
-                notes.push(format!("error: the search's mating line is invalid ({e})"));
-                checked_best(&mut notes).map_or(Answer::Unknown, Answer::Mate)
+        Outcome::Mate(line) => {
+            match verify_mate(&job.pos, line, job.limits.post_search, r.defender_root) {
+                Ok(()) => {
+                    if let Some(st) = &r.status {
+                        // What is established (minimal or a bound; defences longest or not).
+                        notes.push(st.describe());
+                    }
+                    if line.is_empty() {
+                        notes.push("the side to move is checkmated already (mate in 0)".into());
+                    }
+                    Answer::Mate(line.clone())
+                }
+                Err(e) => {
+                    log::error!("Outcome::Mate {line:?} rejected: {e}");
+                    notes.push(format!("error: the search's mating line is invalid ({e})"));
+                    checked_best(&mut notes).map_or(Answer::Unknown, Answer::Mate)
+                }
             }
-        },
+        }
         Outcome::NoMate => Answer::NoMate,
         Outcome::Unknown(reason) => {
             match reason {
                 UnknownReason::Stopped | UnknownReason::Time => {}
-                UnknownReason::Nodes => notes.push("node limit reached".into()),
-                UnknownReason::Depth => notes.push("length limit reached".into()),
-                UnknownReason::Unverified(s) => {
-                    notes.push(format!("error: mate proven but no verified line ({s})"))
-                }
+                UnknownReason::Unverified(_) => notes.push(format!("error: {reason}")),
+                UnknownReason::Nodes | UnknownReason::Depth => notes.push(reason.to_string()),
             }
             checked_best(&mut notes).map_or(Answer::Unknown, Answer::Mate)
         }
@@ -494,10 +521,16 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
                 log::info!("end of input: quitting");
                 false
             }
-            Input::TooLong(n) => {
+            Input::TooLong(n, word) => {
                 self.info(&format!(
                     "error: ignored a line of {n} bytes (the limit is {MAX_LINE_BYTES})"
                 ));
+                if word == "position" {
+                    // Like any bad `position`: the old position must not stay in force.
+                    let e = format!("position: the line of {n} bytes was too long and dropped");
+                    self.info(&format!("error: {e}"));
+                    self.position = Err(e);
+                }
                 true
             }
             Input::Line(line) => {
@@ -626,8 +659,9 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
         let pos = match &self.position {
             Ok(p) => p.clone(),
             Err(e) => {
+                // Nothing was searched, so nothing is known: "undecided", never "nomate".
                 self.info(&format!("error: go: no valid position ({e})"));
-                self.answer_now(kind, Answer::NoMate);
+                self.answer_now(kind, Answer::Unknown);
                 return;
             }
         };
@@ -657,6 +691,8 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
                 // In a game any mate wins; the first move is all that is printed.
                 JobKind::Move => PostSearch::None,
             },
+            // In a game the engine plays for the side to move: only its own mate counts.
+            root_is_and_if_checked: kind == JobKind::Mate && o.root_is_and_if_checked,
         };
         let job = Job {
             kind,
@@ -782,7 +818,7 @@ pub(crate) fn run_channel<B: Backend, W: Write + Send + 'static>(
         jobs: jobs_tx,
         search_exited: exited_rx,
         options: Options::default(),
-        position: Ok(Position::startpos()),
+        position: Err(NO_POSITION.to_string()),
         clear_pending: false,
         hash_capped: None,
         deadline: None,

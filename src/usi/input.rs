@@ -18,8 +18,10 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 pub enum Input {
     /// One line without its `\n` / `\r\n`, lossily decoded.
     Line(String),
-    /// A line longer than [`MAX_LINE_BYTES`] (its length in bytes); it was dropped.
-    TooLong(usize),
+    /// A line longer than [`MAX_LINE_BYTES`] (its length in bytes, and its first word, which
+    /// says what it was meant to do: a dropped `position` must not leave the old one in force);
+    /// it was dropped.
+    TooLong(usize, String),
     /// End of input (or a read error): the engine quits.
     Eof,
 }
@@ -62,7 +64,13 @@ pub fn read_line_capped<R: BufRead + ?Sized>(
 /// Turns the raw bytes of a line into an [`Input`].
 fn to_input(buf: &[u8], total: usize) -> Input {
     if total > MAX_LINE_BYTES {
-        return Input::TooLong(total);
+        let head = &buf[..buf.len().min(64)];
+        let word = String::from_utf8_lossy(head)
+            .split_ascii_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_string();
+        return Input::TooLong(total, word);
     }
     let bytes = buf.strip_suffix(b"\r").unwrap_or(buf);
     Input::Line(String::from_utf8_lossy(bytes).into_owned())
@@ -138,7 +146,7 @@ mod tests {
             vec![
                 Input::Line("usi".into()),
                 Input::Line("\u{FFFD}\u{FFFD}ok".into()),
-                Input::TooLong(MAX_LINE_BYTES + 1),
+                Input::TooLong(MAX_LINE_BYTES + 1, "x".repeat(64)),
                 Input::Line("quit".into()),
                 Input::Eof,
             ]

@@ -72,9 +72,44 @@ pub mod options;
 
 pub use engine::run;
 
+use crate::mate::Outcome;
+use crate::shogi::Move;
 use std::process::ExitCode;
 
 /// Runs the USI engine on stdin/stdout (the binary without arguments).
 pub fn run_stdio() -> ExitCode {
     run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
+}
+
+/// Text of the USI `checkmate` reply for a mating line (`checkmate` alone for a side to move
+/// that is checkmated already).
+pub fn checkmate_line(line: &[Move]) -> String {
+    let mut s = String::from("checkmate");
+    for m in line {
+        s.push(' ');
+        s.push_str(&m.to_string());
+    }
+    s
+}
+
+/// Text of the USI `checkmate` reply for an outcome.
+pub fn checkmate_reply(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Mate(line) => checkmate_line(line),
+        Outcome::NoMate => "checkmate nomate".to_string(),
+        Outcome::Unknown(_) => "checkmate timeout".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkmate_replies() {
+        assert_eq!(checkmate_line(&[]), "checkmate");
+        let m = Move::from_usi("G*3i").unwrap();
+        assert_eq!(checkmate_reply(&Outcome::Mate(vec![m])), "checkmate G*3i");
+        assert_eq!(checkmate_reply(&Outcome::NoMate), "checkmate nomate");
+    }
 }

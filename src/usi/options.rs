@@ -24,6 +24,9 @@ pub struct Options {
     /// Milliseconds between periodic `info` lines; 0 means none (the final one is still sent).
     pub pv_interval_ms: u64,
     pub post_search: PostSearch,
+    /// A root whose side to move is in check and cannot mate is searched as the defender
+    /// (KomoringHeights' option of the same name; see `mate::Limits`).
+    pub root_is_and_if_checked: bool,
 }
 
 impl Default for Options {
@@ -35,6 +38,7 @@ impl Default for Options {
             nodes_limit: 0,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             post_search: PostSearch::Shortest,
+            root_is_and_if_checked: true,
         }
     }
 }
@@ -48,6 +52,7 @@ pub enum Changed {
     NodesLimit,
     PvInterval,
     PostSearch,
+    RootIsAndNodeIfChecked,
 }
 
 impl Changed {
@@ -59,6 +64,7 @@ impl Changed {
             Changed::NodesLimit => "NodesLimit",
             Changed::PvInterval => "PvInterval",
             Changed::PostSearch => "PostSearch",
+            Changed::RootIsAndNodeIfChecked => "RootIsAndNodeIfChecked",
         }
     }
 }
@@ -84,6 +90,10 @@ impl Options {
             ),
             "option name PostSearch type combo default shortest var shortest var none var composer"
                 .to_string(),
+            format!(
+                "option name RootIsAndNodeIfChecked type check default {}",
+                d.root_is_and_if_checked
+            ),
         ]
     }
 
@@ -98,10 +108,11 @@ impl Options {
             "nodeslimit" => Changed::NodesLimit,
             "pvinterval" => Changed::PvInterval,
             "postsearch" => Changed::PostSearch,
+            "rootisandnodeifchecked" => Changed::RootIsAndNodeIfChecked,
             _ => {
                 return Err(format!(
                     "unknown option '{}' (options: USI_Hash, USI_Ponder, Threads, NodesLimit, \
-                     PvInterval, PostSearch)",
+                     PvInterval, PostSearch, RootIsAndNodeIfChecked)",
                     super::command::quote(name)
                 ))
             }
@@ -125,17 +136,8 @@ impl Options {
             Changed::PvInterval => {
                 self.pv_interval_ms = spin(opt, value, 0, PV_INTERVAL_MAX_MS)?;
             }
-            Changed::Ponder => {
-                self.ponder = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "setoption {opt}: '{shown}' is not 'true' or 'false'"
-                        ))
-                    }
-                };
-            }
+            Changed::Ponder => self.ponder = check(opt, value)?,
+            Changed::RootIsAndNodeIfChecked => self.root_is_and_if_checked = check(opt, value)?,
             Changed::PostSearch => {
                 self.post_search = PostSearch::parse(value).ok_or_else(|| {
                     format!("setoption {opt}: '{shown}' is not 'shortest', 'none' or 'composer'")
@@ -143,6 +145,18 @@ impl Options {
             }
         }
         Ok(which)
+    }
+}
+
+/// A check value: `true` or `false` (any case).
+fn check(opt: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "setoption {opt}: '{}' is not 'true' or 'false'",
+            super::command::quote(value)
+        )),
     }
 }
 
@@ -167,7 +181,7 @@ mod tests {
     #[test]
     fn declarations_are_well_formed() {
         let d = Options::declarations();
-        assert_eq!(d.len(), 6);
+        assert_eq!(d.len(), 7);
         for l in &d {
             assert!(l.starts_with("option name "), "{l}");
             let name = l.split_whitespace().nth(2).unwrap();

@@ -115,6 +115,8 @@ impl Backend for Fake {
                 outcome: Outcome::Unknown(r),
                 stats: stats(start),
                 best_mate: self.best_mate.clone(),
+                status: None,
+                defender_root: false,
             };
             if stop.load(Ordering::Relaxed) {
                 return unknown(UnknownReason::Stopped);
@@ -127,6 +129,8 @@ impl Backend for Fake {
                     outcome: self.outcome.clone(),
                     stats: stats(start),
                     best_mate: None,
+                    status: None,
+                    defender_root: false,
                 };
             }
             if let (Some(t), Some(i)) = (next_info, limits.info_interval) {
@@ -152,7 +156,16 @@ struct Live {
 }
 
 impl Live {
+    /// An engine that has been sent `position startpos` (as GUIs send a position before any
+    /// `go`; a `go` without one is undecided, see `go_before_any_position_is_undecided_item9`).
     fn start<B: Backend>(backend: B) -> Live {
+        let e = Live::bare(backend);
+        e.send("position startpos");
+        e
+    }
+
+    /// An engine that has been sent nothing.
+    fn bare<B: Backend>(backend: B) -> Live {
         let (tx, rx) = bounded(INPUT_QUEUE);
         let out = SharedBuf::default();
         let o = out.clone();
@@ -267,7 +280,7 @@ fn usi_handshake() {
     );
     assert!(out[1].starts_with("id author "));
     assert_eq!(out.last().unwrap(), "usiok");
-    assert_eq!(count(&out, "option name "), 6);
+    assert_eq!(count(&out, "option name "), 7);
     for name in [
         "USI_Hash",
         "USI_Ponder",
@@ -275,6 +288,7 @@ fn usi_handshake() {
         "NodesLimit",
         "PvInterval",
         "PostSearch",
+        "RootIsAndNodeIfChecked",
     ] {
         assert!(
             out.iter()
@@ -436,7 +450,7 @@ fn position_and_setoption_during_search_apply_next_time() {
 }
 
 #[test]
-fn bad_position_makes_next_go_mate_nomate() {
+fn bad_position_makes_next_go_mate_undecided_item4() {
     let fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
     let out = session(
         fake,
@@ -469,12 +483,54 @@ fn bad_position_makes_next_go_mate_nomate() {
             .filter(|l| l.starts_with("checkmate") || l.starts_with("bestmove"))
             .collect::<Vec<_>>(),
         vec![
-            "checkmate nomate",
-            "checkmate nomate",
+            "checkmate timeout",
+            "checkmate timeout",
             "bestmove resign",
             "checkmate G*5b"
         ]
     );
+}
+
+/// Issue 20, item 9: a `go mate` before any `position` searched the start position and
+/// answered `nomate`. It is undecided now, and says why.
+#[test]
+fn go_before_any_position_is_undecided_item9() {
+    let fake = Fake::new(Outcome::NoMate, Duration::ZERO);
+    let mut e = Live::bare(fake.clone());
+    e.send("go mate 1000");
+    let out = e.wait_for("checkmate", SECOND);
+    e.finish(false);
+    assert_eq!(out.last().unwrap(), "checkmate timeout");
+    assert!(
+        out.iter().any(|l| l.contains("no position was given")),
+        "{out:#?}"
+    );
+    assert!(fake.calls().iter().all(|c| !c.starts_with("solve")));
+}
+
+/// Issue 20, item 10: a `position` line dropped for its length left the previous position in
+/// force, and the next `go mate` solved it. It now clears the position like any bad one.
+#[test]
+fn dropped_long_position_line_clears_the_position_item10() {
+    let fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
+    let mut e = Live::start(fake.clone());
+    e.send(&format!("position sfen {HEAD_MATE}"));
+    e.tx.send(Input::TooLong(70_000, "position".into()))
+        .unwrap();
+    e.send("go mate 1000");
+    let out = e.wait_for("checkmate", SECOND);
+    e.finish(false);
+    assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:#?}");
+    assert!(fake.calls().iter().all(|c| !c.starts_with("solve")));
+    // Another over-long line (not a position) leaves the position alone.
+    let fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
+    let mut e = Live::start(fake);
+    e.send(&format!("position sfen {HEAD_MATE}"));
+    e.tx.send(Input::TooLong(70_000, "xxxx".into())).unwrap();
+    e.send("go mate 1000");
+    let out = e.wait_for("checkmate", SECOND);
+    e.finish(false);
+    assert_eq!(out.last().unwrap(), "checkmate G*5b", "{out:#?}");
 }
 
 #[test]
@@ -670,11 +726,7 @@ fn deadline_backstop_stops_an_overrunning_solver() {
             while !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            SearchResult {
-                outcome: Outcome::Unknown(UnknownReason::Stopped),
-                stats: Stats::default(),
-                best_mate: None,
-            }
+            SearchResult::unknown(UnknownReason::Stopped)
         }
     }
     let t = Instant::now();
