@@ -11,7 +11,7 @@ use std::time::Duration;
 
 pub const SOLVE_USAGE: &str = "\
 usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shortest|none|composer]
-                     [--threshold kh|epsilon:<x>] [--no-defender-root] [--verbose] <SFEN>|startpos
+                     [--threshold epsilon:<x>] [--no-defender-root] [--verbose] <SFEN>|startpos
   Prints 'checkmate <moves>', 'checkmate nomate' or 'checkmate timeout' on stdout, then nodes,
   time, nps, hashfull, what is established about the mate (shortest proven, or the interval
   known; whether every defence on the line is a longest one) and the line in Japanese notation
@@ -21,8 +21,7 @@ usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shor
   established about it; a second Ctrl-C exits at once.
   --hash-mb: table size (default 256). --post-search: after the first proof, the shortest mate
   (default), nothing, or the shortest shown as composers count it.
-  --threshold picks the child threshold rule (default epsilon:0.5, the 1+ε trick; kh is
-  KomoringHeights' second-best + 1).
+  --threshold epsilon:<x> sets the 1+ε trick's ε of the child thresholds (default 0.5).
   --no-defender-root: never search the side to move as the defender (by default a side to
   move in check that cannot mate, or whose opponent has no king, is the one being mated).
   Every 5 s a progress line goes to stderr.
@@ -102,8 +101,13 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         None => Threshold::default(),
         Some(v) => match Threshold::parse(v) {
             Some(t) => t,
+            None if v == "kh" => {
+                let e = "--threshold kh was dropped: with the shortest-mate search it could loop \
+                         without end (issue 20); use epsilon:<x>";
+                return usage_error(SUB, e);
+            }
             None => {
-                let e = format!("--threshold: '{v}' is not kh or epsilon:<x>");
+                let e = format!("--threshold: '{v}' is not epsilon:<x> (0 < x <= 10)");
                 return usage_error(SUB, &e);
             }
         },

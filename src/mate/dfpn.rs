@@ -5,9 +5,9 @@
 //! number, dn the disproof number, from the attacker's point of view at both kinds of node.
 //! The attacker's hand is what the table stores beside the board key.
 //!
-//! - Thresholds: the best child gets `min(th_pn, pn2 + 1)` (KomoringHeights) or, with
-//!   `Threshold::Epsilon`, `min(th_pn, max(pn2 + 1, ⌈pn2·(1+ε)⌉))` (the 1+ε trick, Pawlewicz &
-//!   Lew 2007), which lets a child run longer before control returns and cuts re-expansions.
+//! - Thresholds: the best child gets `min(th_pn, max(pn2 + 1, ⌈pn2·(1+ε)⌉))` (the 1+ε trick,
+//!   Pawlewicz & Lew 2007), which lets a child run longer before control returns and cuts
+//!   re-expansions (see `Threshold` for why KomoringHeights' `pn2 + 1` is not offered).
 //! - Initial numbers (df-pn+): a fresh AND child of an OR node starts with pn = its number of
 //!   evasions, drops onto one square counted once (each needs its own proof), found while testing
 //!   the check for mate-in-1; a fresh OR child starts at (1, 1).
@@ -46,13 +46,23 @@ use crate::shogi::{Color, Hand, MoveList, PieceKind};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// How the selected child's threshold is set. Measured on the long problem set (first 25 of
-/// long-ge50.tsv, 2 s each): `KhPlusOne` solved 8, `Epsilon(0.5)` 15; on the first 60 of
-/// famous.tsv 54 against 56. ε = 0.5 is the default (1.0 solved fewer long problems).
+/// How the selected child's threshold is set: the 1+ε trick. ε = 0.5 is the default (1.0
+/// solved fewer long problems).
+///
+/// KomoringHeights' rule, `min(th, second + 1)`, was offered as `--threshold kh` and dropped
+/// (issue 20, item 3): it solved fewer problems (first 25 of long-ge50.tsv at 2 s each: 8
+/// against 15; first 60 of famous.tsv: 54 against 56), and with the shortest-mate rounds'
+/// length limit it could loop without end. Unsolved table entries are shared between depths
+/// (a position met with 5 plies left and with 1 left), so a deep node inherited the large pn of
+/// its shallow visits, was never visited under a threshold of `second + 1`, and fed its pn
+/// back up: `9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1` crept through its 7-ply round
+/// for hours. KomoringHeights escapes such loops by raising thresholds where a child's entry
+/// was met at a shallower depth (the TCA of Kishimoto 2010); keeping unsolved entries per
+/// remaining length also ended the loop, but cost the ε rule's shortest-mate rounds dearly
+/// (世界大戦 at 8 M nodes: a 429-ply line instead of 403; 58 against 61 of every third famous
+/// problem at their length within 1 M nodes), so the rule went instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Threshold {
-    /// `min(th, second + 1)`, as KomoringHeights.
-    KhPlusOne,
     /// The 1+ε trick with this ε.
     Epsilon(f32),
 }
@@ -64,11 +74,8 @@ impl Default for Threshold {
 }
 
 impl Threshold {
-    /// Parses `kh` or `epsilon:<x>` (also `eps:<x>`).
+    /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10.
     pub fn parse(s: &str) -> Option<Threshold> {
-        if s == "kh" {
-            return Some(Threshold::KhPlusOne);
-        }
         let v = s
             .strip_prefix("epsilon:")
             .or_else(|| s.strip_prefix("eps:"))?;
@@ -453,9 +460,13 @@ impl<'a> Search<'a> {
 
     /// The df-pn MID procedure on `pos` (which is on the path already).
     pub fn mid(&mut self, pos: &mut Position, th_pn: u32, th_dn: u32, ply: u32) -> NodeResult {
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.poll();
+        if self.aborted.is_none() {
+            // Not counted once stopped: a node limit is exact (line readings may still call
+            // in before they notice the stop).
+            self.nodes += 1;
+            if self.nodes >= self.next_poll {
+                self.poll();
+            }
         }
         let hand = pos.hand(self.attacker);
         let key = self.key(pos);
@@ -634,7 +645,7 @@ impl<'a> Search<'a> {
                     hand,
                     result.pn,
                     result.dn,
-                    super::tt::remaining_tag(self.max_plies.saturating_sub(ply)),
+                    0,
                     Move::NONE,
                     my_tag_parent(self),
                     amount,
@@ -775,7 +786,6 @@ impl<'a> Search<'a> {
             };
             let child_delta = if or { c.dn } else { c.pn };
             let child_phi_th = match self.threshold {
-                Threshold::KhPlusOne => node_phi_th.min(second_phi.saturating_add(1)),
                 Threshold::Epsilon(eps) => {
                     let scaled = (second_phi as f64 * (1.0 + eps as f64)).ceil() as u64;
                     let t = scaled.max(second_phi as u64 + 1).min(INF as u64) as u32;
@@ -1008,11 +1018,12 @@ pub(super) fn solve(
         threshold,
     );
     let mut pos = root.clone();
-    let (mut outcome, mut status) = run_root(&mut s, &mut pos, limits);
+    let last = &mut solver.last;
+    let (mut outcome, mut status) = run_root(&mut s, &mut pos, limits, last);
     if kind == RootKind::AttackerThenDefender && outcome == Outcome::NoMate {
         log::info!("the side to move in check has no mate; searching it as the defender");
         s.set_attacker(root, us.flip());
-        (outcome, status) = run_root(&mut s, &mut pos, limits);
+        (outcome, status) = run_root(&mut s, &mut pos, limits, last);
     }
     let stats = s.stats();
     SearchResult {
@@ -1034,9 +1045,37 @@ pub(super) fn prove(s: &mut Search, pos: &mut Position) -> NodeResult {
     r
 }
 
+/// The last mating line of a solver, with what was proven about it (see `Solver::last`).
+pub(super) struct Remembered {
+    key: u64,
+    attacker: Color,
+    /// The strict line, and whether it is a minimax reading (see `read_line`).
+    line: Vec<Move>,
+    bounded: bool,
+    upper: usize,
+    lower: usize,
+    longest_defences: bool,
+}
+
+/// Whether a line read now (`bounded`: a minimax reading, see `read_line`) should replace the
+/// line kept so far: a minimax reading beats one that follows stored lengths (whose defences may
+/// be mated faster than the longest defence), and among equals the shorter wins.
+fn better_line(bounded: bool, len: usize, kept_bounded: bool, kept_len: usize) -> bool {
+    (bounded && !kept_bounded) || (bounded == kept_bounded && len < kept_len)
+}
+
 /// Searches the root, reads its line and, with a post-search, the shortest mate. Returns the
-/// outcome and, with a mate, what is established about it (see `MateStatus`).
-fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> (Outcome, Option<MateStatus>) {
+/// outcome and, with a mate, what is established about it (see `MateStatus`). `last` is the
+/// solver's previous answer: if it is for this position, the search starts from it (a warm
+/// table must never make an answer worse: issue 20, item 1, where a second `go mate` on the
+/// same position printed a 187-ply line with a short defence after a 403-ply one), and it is
+/// replaced by this answer.
+fn run_root(
+    s: &mut Search,
+    pos: &mut Position,
+    limits: &Limits,
+    last: &mut Option<Remembered>,
+) -> (Outcome, Option<MateStatus>) {
     let user_limit = limits.max_plies.unwrap_or(u32::MAX);
     s.max_plies = user_limit;
     s.best_line = None;
@@ -1067,12 +1106,25 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> (Outcome, Op
             return (Outcome::Unknown(UnknownReason::Unverified(e)), None);
         }
     };
-    s.best_line = Some(line.clone());
     // What is proven: a mate within `upper` plies (the proof's length, or a minimax line's),
     // and none within fewer than `lower` (a mate takes at least one check; a defender-to-move
     // root may be mated already).
     let mut upper = proven_bound(r.len, &line, line_bounded);
     let mut lower = if or_root { 1 } else { 0 };
+    let mut longest_defences = false;
+    if let Some(m) = last
+        .take()
+        .filter(|m| m.key == pos.key() && m.attacker == s.attacker)
+    {
+        upper = upper.min(m.upper);
+        lower = lower.max(m.lower);
+        if m.longest_defences || better_line(m.bounded, m.line.len(), line_bounded, line.len()) {
+            line = m.line;
+            line_bounded = m.bounded;
+            longest_defences = m.longest_defences;
+        }
+    }
+    s.best_line = Some(line.clone());
     if limits.post_search != PostSearch::None {
         // Shortest mate: prove or refute a mate within (upper - 2) plies until refuted
         // (KomoringHeights' post-search). Proofs in the table longer than the limit are ignored
@@ -1104,11 +1156,10 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> (Outcome, Op
                 Ok((l, bounded)) => {
                     log::debug!("mate within {limit}: found {} plies", l.len());
                     upper = upper.min(proven_bound(r.len, &l, bounded));
-                    if (bounded && !line_bounded)
-                        || (bounded == line_bounded && l.len() < line.len())
-                    {
+                    if better_line(bounded, l.len(), line_bounded, line.len()) {
                         line = l;
                         line_bounded = bounded;
+                        longest_defences = false;
                         s.best_line = Some(line.clone());
                     }
                 }
@@ -1122,11 +1173,13 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> (Outcome, Op
     s.max_plies = user_limit;
     // Every defence of the line a longest one: read with a proven refutation of every shorter
     // mate at each defence (needs the minimum), or no choice at any defence.
-    let mut longest_defences = forced_defences(pos, &line, or_root);
-    if lower >= upper && !longest_defences && s.aborted.is_none() {
+    longest_defences = longest_defences || forced_defences(pos, &line, or_root);
+    let established = longest_defences && line.len() == upper;
+    if lower >= upper && !established && s.aborted.is_none() {
         match pv::extract_exact(s, pos, upper) {
             Ok((l, exact)) => {
                 line = l;
+                line_bounded = true;
                 longest_defences = exact;
                 s.best_line = Some(line.clone());
             }
@@ -1134,6 +1187,15 @@ fn run_root(s: &mut Search, pos: &mut Position, limits: &Limits) -> (Outcome, Op
         }
     }
     s.max_plies = user_limit;
+    *last = Some(Remembered {
+        key: pos.key(),
+        attacker: s.attacker,
+        line: line.clone(),
+        bounded: line_bounded,
+        upper,
+        lower,
+        longest_defences,
+    });
     let mut status = MateStatus {
         upper: upper as u32,
         lower: lower as u32,

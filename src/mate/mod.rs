@@ -238,6 +238,9 @@ pub struct Solver {
     tt: tt::Table,
     scratch: dfpn::Scratch,
     pub threshold: Threshold,
+    /// The last mate this solver returned, with what was proven about it: solving the same
+    /// position again on the warm table starts from it, so the answer never gets worse.
+    last: Option<dfpn::Remembered>,
 }
 
 impl Solver {
@@ -247,6 +250,7 @@ impl Solver {
             tt: tt::Table::new(hash_mb),
             scratch: dfpn::Scratch::new(),
             threshold: Threshold::default(),
+            last: None,
         }
     }
 
@@ -259,11 +263,13 @@ impl Solver {
     pub fn resize(&mut self, hash_mb: usize) {
         if hash_mb != self.tt.size_mb() {
             self.tt = tt::Table::new(hash_mb);
+            self.last = None;
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
+        self.last = None;
         self.tt.clear();
     }
 

@@ -13,8 +13,7 @@
 //! | pn, dn  | 4+4   | proof and disproof numbers (0 = solved)                          |
 //! | amount  | 4     | search effort spent below this node (for replacement and GC)     |
 //! | len     | 2     | proven: mate within `len` plies; disproven: no mate within `len`  |
-//! |         |       | plies (`NO_MATE`: none at any length); unsolved: the plies that   |
-//! |         |       | remained when it was searched (`remaining_tag`)                   |
+//! |         |       | plies (`NO_MATE`: none at any length)                             |
 //! | best    | 2     | move that proved it (OR nodes)                                   |
 //!
 //! Length bounds: a proof holds for every remaining length of at least its `len`, a disproof for
@@ -41,20 +40,6 @@ pub const NO_MATE: u16 = u16::MAX;
 
 /// Largest finite length bound stored (lengths above are clamped to it).
 pub const MAX_BOUND: u16 = u16::MAX - 1;
-
-/// `len` of an unsolved entry searched without a length limit.
-pub const UNLIMITED: u16 = u16::MAX;
-
-/// The `len` an unsolved entry stores: the plies that remained when it was searched, or
-/// `UNLIMITED` (a limit that far away is no limit for any real problem).
-#[inline(always)]
-pub fn remaining_tag(remaining: u32) -> u16 {
-    if remaining >= MAX_BOUND as u32 {
-        UNLIMITED
-    } else {
-        remaining as u16
-    }
-}
 
 #[derive(Clone, Copy, Default, Debug)]
 #[repr(C)]
@@ -169,18 +154,8 @@ impl Table {
     /// exact entries give their numbers; dominance gives proofs (our hand ⊇ proof hand, mate
     /// within `remaining`), disproofs (our hand ⊆ disproof hand, no mate within at least
     /// `remaining`) and bounds from unsolved entries.
-    ///
-    /// Unsolved entries are kept per remaining length (`remaining_tag`) and give their numbers
-    /// only to a probe with the same remaining length. A position met at several depths of one
-    /// length-limited round otherwise feeds the numbers of its deep visits (few plies left, hard
-    /// to prove) to its shallow ones and back: with the `kh` threshold rule the proof numbers of
-    /// such a cycle crept up by a few per iteration, millions of times, and the round never
-    /// ended (issue 20, item 3: `9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1` looped in its
-    /// 7-ply round). A limited round's positions by remaining length form a DAG, so the numbers
-    /// can no longer feed themselves. Without a length limit every tag is `UNLIMITED`, as before.
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand, remaining: u32) -> Probe {
-        let rem = remaining_tag(remaining);
         let c = &self.clusters[self.cluster_index(key)];
         let mut r = Probe {
             pn: 1,
@@ -219,8 +194,6 @@ impl Table {
                         found: true,
                     };
                 }
-            } else if e.len != rem {
-                // Unsolved numbers for another remaining length say nothing here (below).
             } else if e.hand == hand {
                 r.pn = r.pn.max(e.pn);
                 r.dn = r.dn.max(e.dn);
@@ -450,15 +423,9 @@ mod tests {
         assert_eq!(t.probe(11, g, 3).dn, 0, "and any shorter one");
         assert_eq!(t.probe(11, Hand::EMPTY, 9).dn, 0, "inferior hand");
         // An unsolved entry for a longer limit sits beside the disproof.
-        t.store(11, g, 4, 6, 10, Move::NONE, 0, 1);
+        t.store(11, g, 4, 6, 0, Move::NONE, 0, 1);
         assert_eq!(t.probe(11, g, 9).dn, 0, "disproof kept");
         assert_eq!((t.probe(11, g, 10).pn, t.probe(11, g, 10).dn), (4, 6));
-        t.store(13, g, 4, 6, 10, Move::NONE, 0, 1);
-        let p = t.probe(13, g, 12);
-        assert!(
-            !p.found && (p.pn, p.dn) == (1, 1),
-            "unsolved numbers of another length"
-        );
         // A longer disproof replaces the shorter; a shorter proof the longer.
         t.store(11, g, INF, 0, 10, Move::NONE, 0, 1);
         assert_eq!(t.probe(11, g, 10).dn, 0);
@@ -474,11 +441,11 @@ mod tests {
         let mut t = Table::new(1);
         let g = hand(&[PieceKind::Gold]);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
-        t.store(9, g, 5, 7, UNLIMITED, Move::NONE, 0, 1);
+        t.store(9, g, 5, 7, 0, Move::NONE, 0, 1);
         let p = t.probe(9, gs, u32::MAX);
         assert_eq!(p.dn, 7, "superior hand: dn at least the inferior's");
         assert_eq!(p.pn, 1);
-        t.store(9, gs, 4, 2, UNLIMITED, Move::NONE, 0, 1);
+        t.store(9, gs, 4, 2, 0, Move::NONE, 0, 1);
         let p = t.probe(9, g, u32::MAX);
         assert_eq!(
             (p.pn, p.dn),
@@ -491,16 +458,7 @@ mod tests {
     fn gc_keeps_solved_and_expensive_entries() {
         let mut t = Table::new(1);
         for k in 1..2000u64 {
-            t.store(
-                k << 20,
-                Hand::EMPTY,
-                3,
-                3,
-                UNLIMITED,
-                Move::NONE,
-                0,
-                k as u32,
-            );
+            t.store(k << 20, Hand::EMPTY, 3, 3, 0, Move::NONE, 0, k as u32);
         }
         t.store(5 << 40, Hand::EMPTY, 0, INF, 1, Move::NONE, 0, 0);
         t.gc();
