@@ -43,9 +43,9 @@ CASES = [
     ("move-3rd-of-5", ["position startpos moves 7g7f 3c3d 1a1b 8c8d 2g2f"],
      "move 3 '1a1b' is illegal", []),
     ("bad-position-then-go", ["position sfen 9/9 b - 1", "go mate 1000"],
-     "no valid position", ["checkmate nomate"]),
+     "no valid position", ["checkmate timeout"]),
     ("bad-move-then-go", ["position startpos moves 1a1b", "go mate 1000"],
-     "move 1 '1a1b'", ["checkmate nomate"]),
+     "move 1 '1a1b'", ["checkmate timeout"]),
     ("garbage-bytes", [b"\x00\xff\xfe\x80garbage\x1b[31m\x07\n"], "unknown command", []),
     ("invalid-utf8-sfen", [b"position sfen \xe6\x97\xa5\xff b - 1\n"], "bad SFEN", []),
     ("utf8-japanese", ["position sfen 四段 b - 1"], "bad SFEN", []),
@@ -144,7 +144,7 @@ def test_bad_position_error_is_repeated_at_go(engine):
     assert "move 5 '2b3c'" in line and "is illegal in" in line, line
     engine.send("go mate 1000")
     line, before = engine.wait_for("checkmate", 5)
-    assert line == "checkmate nomate"
+    assert line == "checkmate timeout"
     assert any("no valid position" in b and "move 5 '2b3c'" in b for b in before), before
     # A plain go on the same state resigns, with the same error.
     engine.send("go btime 1000 wtime 1000")

@@ -1174,6 +1174,9 @@ fn run_root(
     // Every defence of the line a longest one: read with a proven refutation of every shorter
     // mate at each defence (needs the minimum), or no choice at any defence.
     longest_defences = longest_defences || forced_defences(pos, &line, or_root);
+    if lower >= upper && !longest_defences && line_bounded && s.aborted.is_none() {
+        longest_defences = pv::defences_longest(s, pos, &line, upper);
+    }
     let established = longest_defences && line.len() == upper;
     if lower >= upper && !established && s.aborted.is_none() {
         match pv::extract_exact(s, pos, upper) {
@@ -1296,6 +1299,107 @@ mod tests {
             ..Limits::default()
         };
         solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    const BRIEF: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
+
+    /// Issue 20, item 3: `--threshold kh` looped for good in the shortest-mate rounds; the rule
+    /// is gone, and the default rule's post-search ends on the same problem.
+    #[test]
+    fn kh_threshold_dropped_and_post_search_ends_item3() {
+        assert_eq!(Threshold::parse("kh"), None);
+        assert_eq!(
+            Threshold::parse("epsilon:0.5"),
+            Some(Threshold::Epsilon(0.5))
+        );
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        let limits = Limits {
+            nodes: Some(2_000_000),
+            ..Limits::default()
+        };
+        let r = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        assert!(
+            matches!(&r.outcome, Outcome::Mate(l) if l.len() == 9),
+            "{:?}",
+            r.outcome
+        );
+        assert!(r.status.unwrap().established());
+    }
+
+    /// Issue 20, item 7: `--nodes 10` searched 256 nodes (the polling interval).
+    #[test]
+    fn node_limit_is_exact_item7() {
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        for n in [1, 10, 300] {
+            let limits = Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            };
+            let r = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+            assert_eq!(r.stats.nodes, n);
+            if n < 100 {
+                assert_eq!(r.outcome, Outcome::Unknown(UnknownReason::Nodes));
+            } else {
+                // Mate proven, then stopped in the shortest-mate rounds: not minimal.
+                assert!(!r.status.unwrap().minimal());
+            }
+            solver.clear();
+        }
+    }
+
+    /// Issue 20, item 2: a search stopped during the shortest-mate rounds returned its line
+    /// with nothing said about it. The status says the shortest is not proven.
+    #[test]
+    fn stopped_shortest_search_reports_an_interval_item2() {
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        let first = solver.solve(
+            &pos,
+            &Limits {
+                post_search: PostSearch::None,
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let Outcome::Mate(line) = first.outcome else {
+            panic!("{:?}", first.outcome)
+        };
+        let st = first.status.unwrap();
+        // Without a post-search nothing shorter was refuted.
+        assert!(!st.minimal() && !st.established(), "{st:?}");
+        assert!(
+            st.describe().contains("shortest mate not proven"),
+            "{}",
+            st.describe()
+        );
+        assert_eq!(st.line_len as usize, line.len());
+    }
+
+    /// Issue 20, item 8: a defender-to-move root (the attacker has no king) is searched as a
+    /// defender node; the line starts with the defender's move and has even length.
+    #[test]
+    fn defender_to_move_root_item8() {
+        // After B*1c of the issue's example: White to move, Black has no king.
+        let mut pos =
+            Position::from_sfen("7l1/9/4g1+P2/6S1g/6k2/5ppp1/9/9/9 b BGS2rbg2s4n3l14p 1").unwrap();
+        pos.do_move(Move::from_usi("B*1c").unwrap());
+        let mut solver = Solver::new(16);
+        let r = solver.solve(
+            &pos,
+            &Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(r.defender_root);
+        let Outcome::Mate(line) = r.outcome else {
+            panic!("{:?}", r.outcome)
+        };
+        assert_eq!(line.len() % 2, 0);
+        pv::verify(&pos, &line, pos.side_to_move().flip()).unwrap();
+        assert!(r.status.unwrap().established());
     }
 
     fn stored_disproof(solver: &Solver, sfen: &str) -> bool {

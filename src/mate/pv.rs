@@ -562,6 +562,34 @@ pub(super) fn extract_exact(
     Ok((line, exact))
 }
 
+/// Whether every defence of `line`, a minimax reading of exactly `target` plies when the
+/// shortest mate is known to be `target`, is a longest defence: each must have no mate within
+/// `rem - 3` plies (the argument of `extract_exact`; the minimax reading already gives every
+/// attacker move a proof within `rem - 1`). Keeps the reading's own choices (its spare-pieces
+/// tie-break among equally long defences), which `extract_exact` would not.
+pub(super) fn defences_longest(
+    s: &mut Search,
+    root: &Position,
+    line: &[Move],
+    target: usize,
+) -> bool {
+    if line.len() != target {
+        return false;
+    }
+    let mut pos = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        let rem = target - i;
+        if pos.side_to_move() != s.attacker && rem >= 3 {
+            let r = search_at(s, root, &line[..i], Some(m), (target - 2) as u32);
+            if s.aborted.is_some() || r.dn != 0 {
+                return false;
+            }
+        }
+        pos.do_move(m);
+    }
+    true
+}
+
 /// Proves the node at the end of `line` (plus `extra`, if given) again, with the line as path.
 fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) {
     let limit = s.max_plies;

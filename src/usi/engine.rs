@@ -303,12 +303,15 @@ fn report(job: &Job, res: Result<SearchResult, String>) -> (Vec<String>, String,
         }
     };
     if r.defender_root {
-        notes.push(
-            "the side to move is the one being mated (its opponent has no king, or it is in \
-             check and cannot mate: RootIsAndNodeIfChecked): searched as the defender; the line \
-             starts with its move"
-                .into(),
-        );
+        let why = if job.pos.king_square(job.pos.side_to_move().flip()).is_none() {
+            "its opponent has no king"
+        } else {
+            "it is in check and cannot mate; RootIsAndNodeIfChecked"
+        };
+        notes.push(format!(
+            "the side to move is the one being mated ({why}): searched as the defender; the \
+             line starts with its move"
+        ));
     }
     let checked_best = |notes: &mut Vec<String>| -> Option<Vec<Move>> {
         let line = r.best_mate.clone()?;
