@@ -233,7 +233,7 @@ def test_cshogi_position_without_sfen_word_item11():
         eng.isready()
         eng.position(sfen="9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1")
         result = eng.go_mate(byoyomi=10000)
-        assert result[0] == "checkmate" and len(result[1]) == 9, result
+        assert len(result.split()) == 9, result
     finally:
         eng.quit()
 

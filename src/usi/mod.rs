@@ -16,7 +16,7 @@
 //! | `isready` | allocates or resizes the table to `USI_Hash`, then `readyok`. During a search: `readyok` at once, the table change waits for the next search |
 //! | `setoption name <N> value <V>` | sets an option (names case-insensitive; the value is the rest of the line). A bad name or value: `info string error: ...`, option unchanged |
 //! | `usinewgame` | clears the table (during a search: before the next search) |
-//! | `position startpos\|sfen <SFEN> [moves ...]` | sets the position for the next `go` |
+//! | `position startpos\|sfen <SFEN> [moves ...]` | sets the position for the next `go` (`position <SFEN>` without `sfen` is read the same, with a note) |
 //! | `go mate <ms>` / `go mate infinite` / `go mate` | mate search; exactly one `checkmate <moves>` / `checkmate nomate` / `checkmate timeout` |
 //! | `go [btime .. wtime .. byoyomi .. binc .. winc .. movetime .. nodes .. ponder infinite]` | mate search; `bestmove <first move of the mate>` or `bestmove resign` |
 //! | `stop` | ends the search; its answer follows at once |
@@ -47,9 +47,17 @@
 //! * **Bad `position`** (malformed SFEN, a move that is not USI syntax, an illegal move): `info
 //!   string error: ...` naming the fault (the SFEN error, or the move number, its text and the
 //!   position it was tried in). The engine then has *no* position: the next `go mate` repeats
-//!   the error in an `info string` and answers `checkmate nomate` (a plain `go`: `bestmove
-//!   resign`), until a good `position` arrives. Before any `position`, the position is the
-//!   start position.
+//!   the error in an `info string` and answers `checkmate timeout` (undecided: nothing was
+//!   searched, so never `nomate`; a plain `go`: `bestmove resign`), until a good `position`
+//!   arrives. Before any `position`, and after a `position` line dropped for its length, there
+//!   is no position either.
+//! * **What an answer establishes.** Every mating answer is preceded by an `info string`:
+//!   the shortest mate proven, or the interval known (`between A and B plies`), and whether
+//!   every defence on the line is proven longest (`mate::MateStatus::describe`).
+//! * **Defender to move.** When the side to move's opponent has no king, or (option
+//!   `RootIsAndNodeIfChecked`, default true) the side to move is in check and cannot mate, the
+//!   side to move is the one being mated: the line starts with its move, and an `info string`
+//!   says so. A checkmated side to move gets `checkmate` with no moves.
 //! * **Bad `go mate` time** (`go mate abc`, `go mate -5`): `info string error: ...` and
 //!   `checkmate timeout` at once, without searching. A number too large for 30 days means no
 //!   limit. `go mate 0` is a search with a zero time limit. Unknown tokens after `go` are
