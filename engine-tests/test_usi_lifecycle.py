@@ -36,9 +36,11 @@ def problem_list(name: str, limit: int) -> list[tuple[str, str]]:
 
 
 def test_hundreds_of_go_mate_get_exactly_one_checkmate_each(engine):
+    # (The sets' side to move is the attacker, in check or not: RootIsAndNodeIfChecked false.)
     engine.send("setoption name USI_Hash value 64")
     engine.send("setoption name PvInterval value 50")
     engine.usi_handshake()
+    engine.send("setoption name RootIsAndNodeIfChecked value false")
     constructed = [
         (HEAD_MATE, "1"),
         (HEAD_MATE_WHITE, "1"),

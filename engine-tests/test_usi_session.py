@@ -116,6 +116,8 @@ def test_cshogi_session_problem_sets(cshogi_engine, name, limit, byoyomi):
     problems = read_problems(path, limit)
     eng = cshogi_engine
     eng.setoption("USI_Hash", 128)
+    # The sets' side to move is the attacker, in check or not (SOURCES.md).
+    eng.setoption("RootIsAndNodeIfChecked", "false")
     call_with_timeout(eng.isready, 10)
     eng.usinewgame()
     failures = []

@@ -76,6 +76,8 @@ fn main() {
                 time: Some(Duration::from_millis(time_ms)),
                 nodes: nodes_limit,
                 post_search: post,
+                // The problem sets' side to move is the attacker, in check or not (SOURCES.md).
+                root_is_and_if_checked: false,
                 ..Limits::default()
             };
             let t = Instant::now();

@@ -51,7 +51,8 @@ def main() -> int:
     for sfen, known, name in rows:
         start = time.monotonic()
         proc = subprocess.Popen(
-            [args.bin, "solve", "--post-search", "none", "--hash-mb", str(args.hash_mb),
+            [args.bin, "solve", "--post-search", "none", "--no-defender-root",
+             "--hash-mb", str(args.hash_mb),
              "--time-ms", str(args.time_ms), sfen],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         _, status, usage = os.wait4(proc.pid, 0)

@@ -190,7 +190,9 @@ class UsiSolver:
                 self.id_name = line[len("id name "):].strip()
             elif line.startswith("option name "):
                 advertised.add(line.split()[2])
-        opts = {"USI_Hash": str(self.hash_mb), **self.options}
+        # The sets' side to move is the attacker, in check or not (SOURCES.md); both tsumugi and
+        # KomoringHeights advertise this option (sent only where advertised).
+        opts = {"USI_Hash": str(self.hash_mb), "RootIsAndNodeIfChecked": "false", **self.options}
         for k, v in opts.items():
             if k in advertised or k.startswith("USI_"):
                 self._send(f"setoption name {k} value {v}")

@@ -20,6 +20,8 @@ fn solve_with(solver: &mut Solver, sfen: &str, post: PostSearch, secs: u64) -> O
     let limits = Limits {
         time: Some(Duration::from_secs(secs)),
         post_search: post,
+        // The problem sets' side to move is the attacker, in check or not (SOURCES.md).
+        root_is_and_if_checked: false,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
@@ -71,6 +73,8 @@ fn double_count_stall_from_seed_002() {
     let limits = Limits {
         nodes: Some(200_000),
         post_search: PostSearch::None,
+        // The problem sets' side to move is the attacker, in check or not (SOURCES.md).
+        root_is_and_if_checked: false,
         ..Limits::default()
     };
     let r = Solver::new(32).solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});

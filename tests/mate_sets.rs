@@ -64,6 +64,8 @@ fn run_set(solver: &mut Solver, rows: &[(String, String)], limit: Duration) -> T
         let limits = Limits {
             time: Some(limit),
             post_search: PostSearch::None,
+            // The problem sets' side to move is the attacker, in check or not (SOURCES.md).
+            root_is_and_if_checked: false,
             ..Limits::default()
         };
         let start = Instant::now();
@@ -206,6 +208,8 @@ fn shortest_lengths_against_known_lengths() {
             let limits = Limits {
                 time: Some(Duration::from_secs(secs)),
                 post_search: PostSearch::Shortest,
+                // The problem sets' side to move is the attacker, in check or not (SOURCES.md).
+                root_is_and_if_checked: false,
                 ..Limits::default()
             };
             match solver.solve(&pos, &limits, &stop, &mut |_| {}).outcome {
