@@ -50,19 +50,20 @@ def verify_mate_line(sfen: str, moves) -> tuple[bool, str]:
         sfen = sfen[len("sfen "):]
     if not moves:
         return False, "empty line"
-    if len(moves) % 2 == 0:
-        return False, f"line has even length {len(moves)}; a mating line ends with an attacker move"
     try:
         board = cshogi.Board(sfen)
     except RuntimeError as e:
         return False, f"cshogi rejects the SFEN {sfen!r}: {e}"
+    # An even-length line is a defender-to-move root's: the side to move is mated (issue 20).
+    first = 0 if len(moves) % 2 == 1 else 1
     for i, mv in enumerate(moves):
-        side = "attacker" if i % 2 == 0 else "defender"
+        attacking = i % 2 == first
+        side = "attacker" if attacking else "defender"
         legal = {cshogi.move_to_usi(m) for m in board.legal_moves}
         if mv not in legal:
             return False, f"move {i + 1} ({side}) {mv} is illegal in {board.sfen()}"
         board.push_usi(mv)
-        if i % 2 == 0 and not board.is_check():
+        if attacking and not board.is_check():
             return False, f"move {i + 1} (attacker) {mv} does not give check"
     if not (board.is_check() and board.is_game_over()):
         return False, f"final position is not checkmate: {board.sfen()}"

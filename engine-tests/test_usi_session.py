@@ -128,8 +128,9 @@ def test_cshogi_session_problem_sets(cshogi_engine, name, limit, byoyomi):
         answer = cshogi_go_mate(eng, sfen, byoyomi, byoyomi / 1000 + 20, seen)
         errors = [l for l in seen if l.startswith("info string error: position")]
         if errors:
-            # Our SFEN validation is stricter than cshogi's (some sets hold 20 pawns).
-            assert answer == "nomate", (sfen, answer, errors)
+            # Our SFEN validation is stricter than cshogi's (some sets hold 20 pawns); a
+            # rejected position is undecided, never "nomate" (issue 20, item 4).
+            assert answer == "timeout", (sfen, answer, errors)
             if not any(r in errors[0] for r in EXPECTED_REJECTIONS):
                 failures.append(f"{sfen}: rejected: {errors[0]}")
             rejected.append(f"{sfen}: {errors[0]}")
@@ -166,6 +167,7 @@ def test_shogihome_like_session(engine):
         "NodesLimit",
         "PvInterval",
         "PostSearch",
+        "RootIsAndNodeIfChecked",
     }
     assert "type spin default 256 min 1 max 65536" in options["USI_Hash"]
     assert "type spin default 1 min 1 max 1" in options["Threads"]

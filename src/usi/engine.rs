@@ -659,6 +659,13 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
             self.info("error: go ignored: a search is already running (send stop first)");
             return;
         }
+        if let Some(MateTime::Invalid(t)) = &go.mate {
+            self.info(&format!(
+                "error: go mate: bad time '{t}' (expected milliseconds or 'infinite')"
+            ));
+            self.answer_now(kind, Answer::Unknown);
+            return;
+        }
         let pos = match &self.position {
             Ok(p) => p.clone(),
             Err(e) => {
@@ -669,13 +676,7 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
             }
         };
         let (time, hold, backstop) = match &go.mate {
-            Some(MateTime::Invalid(t)) => {
-                self.info(&format!(
-                    "error: go mate: bad time '{t}' (expected milliseconds or 'infinite')"
-                ));
-                self.answer_now(kind, Answer::Unknown);
-                return;
-            }
+            Some(MateTime::Invalid(_)) => unreachable!("answered above"),
             Some(MateTime::Millis(ms)) => (ms_limit(*ms), false, MATE_BACKSTOP),
             Some(MateTime::Infinite) => (None, false, MATE_BACKSTOP),
             None => {
