@@ -15,7 +15,7 @@ import time
 import cshogi
 import pytest
 
-from conftest import problems_dir
+from conftest import problems_dir, verify_mate_line
 from usi_engine import UsiEngine, engine_path
 
 # Caveat words of the `info string` that describes an answer (see `MateStatus::describe`).
@@ -28,23 +28,6 @@ def famous_row(n: int) -> tuple[str, int]:
     rows = (problems_dir() / "famous.tsv").read_text(encoding="utf-8").splitlines()
     cols = rows[n - 1].split("\t")
     return cols[0], int(cols[1])
-
-
-def replay(sfen: str, moves: list[str]) -> tuple[bool, str]:
-    """cshogi replay of a mating line from either side: the side to move at the end is mated;
-    every move of the mating side gives check."""
-    board = cshogi.Board(sfen)
-    mater = board.turn if len(moves) % 2 == 1 else 1 - board.turn
-    for i, mv in enumerate(moves):
-        if mv not in {cshogi.move_to_usi(m) for m in board.legal_moves}:
-            return False, f"move {i + 1} {mv} illegal"
-        mover = board.turn
-        board.push_usi(mv)
-        if mover == mater and not board.is_check():
-            return False, f"move {i + 1} {mv} does not check"
-    if not (board.is_check() and board.is_game_over()):
-        return False, "final position is not checkmate"
-    return True, "ok"
 
 
 def go(eng: UsiEngine, sfen: str, cmd: str = "go mate infinite", timeout: float = 120):
@@ -87,6 +70,19 @@ def longest_claim_holds(sfen: str, moves: list[str], budget_nodes: int = 200_000
     return shown, undecided
 
 
+BRIEF = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1"
+
+
+def test_longest_defence_claim_is_checked_independently_item1(engine):
+    """Item 1: an answer that claims longest defences (the brief's 9-ply problem: shortest
+    proven, defences checked) survives an independent re-solve of every other defence."""
+    engine.usi_handshake()
+    moves, notes = go(engine, BRIEF, "go mate 10000", 30)
+    assert any(ESTABLISHED in n for n in notes), notes
+    shown, undecided = longest_claim_holds(BRIEF, moves)
+    assert shown > 0 and undecided == 0, (shown, undecided)
+
+
 def test_warm_table_never_worse_and_defences_marked_item1():
     """Item 1: 8 M nodes, then 6 M on the same table, on 世界大戦 (minimum 395). The second
     answer was a 187-ply line with a short defence. Every printed line must replay to mate,
@@ -101,7 +97,7 @@ def test_warm_table_never_worse_and_defences_marked_item1():
             eng.send("isready")
             eng.wait_for("readyok", 30)
             moves, notes = go(eng, sfen, timeout=300)
-            ok, why = replay(sfen, moves)
+            ok, why = verify_mate_line(sfen, moves)
             assert ok, why
             assert len(moves) >= minimum, (len(moves), notes)
             status = [n for n in notes if "shortest" in n]
@@ -129,7 +125,7 @@ def test_stop_during_shortest_search_says_what_is_known_item2():
         eng.send("stop")
         line, before = eng.wait_for("checkmate", 10)
         moves = line.split()[1:]
-        assert replay(sfen, moves)[0]
+        assert verify_mate_line(sfen, moves)[0]
         notes = [b for b in before if b.startswith("info string")]
         assert any("not proven" in n or ESTABLISHED in n for n in notes), before
 
@@ -159,7 +155,7 @@ def test_sigint_during_solve_prints_the_proven_mate_item5():
     assert line.startswith("checkmate "), out
     moves = line.split()[1:]
     if moves != ["timeout"]:
-        assert replay(sfen, moves)[0]
+        assert verify_mate_line(sfen, moves)[0]
         assert len(moves) >= minimum
         assert "shortest" in err, err[-2000:]
     assert "interrupted" in err
@@ -181,7 +177,7 @@ def test_closed_pipe_ends_quietly_item6(args):
 def test_solve_output_closed_pipe_item6():
     """Item 6, `solve ... 2>&1 | head -1`: both streams closed."""
     r = subprocess.run(
-        f"set -o pipefail; '{engine_path()}' solve '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1' "
+        f"set -o pipefail; '{engine_path()}' solve '{BRIEF}' "
         "2>&1 | head -1", shell=True, executable="/bin/bash", capture_output=True, text=True,
         timeout=60)
     assert r.returncode == 0, r
@@ -199,7 +195,7 @@ def test_defender_to_move_root_item8(engine):
     assert moves and moves[0] != "nomate", (line, before)
     board = cshogi.Board(base)
     board.push_usi("B*1c")
-    assert replay(board.sfen(), moves)[0]
+    assert verify_mate_line(board.sfen(), moves)[0]
     assert any("being mated" in b for b in before), before
 
 
@@ -218,7 +214,7 @@ def test_defender_to_move_set_item8(engine):
         moves = line.split()[1:]
         assert len(moves) == int(cols[1]), (cols, line)
         if moves:
-            assert replay(cols[0], moves)[0], (cols, line)
+            assert verify_mate_line(cols[0], moves)[0], (cols, line)
         checked += 1
     assert checked >= 3
 
@@ -231,7 +227,7 @@ def test_cshogi_position_without_sfen_word_item11():
     eng = cshogi.usi.Engine(str(engine_path().resolve()))
     try:
         eng.isready()
-        eng.position(sfen="9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1")
+        eng.position(sfen=BRIEF)
         result = eng.go_mate(byoyomi=10000)
         assert len(result.split()) == 9, result
     finally:

@@ -1049,12 +1049,11 @@ pub(super) fn prove(s: &mut Search, pos: &mut Position) -> NodeResult {
 pub(super) struct Remembered {
     key: u64,
     attacker: Color,
-    /// The strict line, and whether it is a minimax reading (see `read_line`).
+    /// The strict line, whether it is a minimax reading (see `read_line`), and what was
+    /// established about it.
     line: Vec<Move>,
     bounded: bool,
-    upper: usize,
-    lower: usize,
-    longest_defences: bool,
+    status: MateStatus,
 }
 
 /// Whether a line read now (`bounded`: a minimax reading, see `read_line`) should replace the
@@ -1116,12 +1115,13 @@ fn run_root(
         .take()
         .filter(|m| m.key == pos.key() && m.attacker == s.attacker)
     {
-        upper = upper.min(m.upper);
-        lower = lower.max(m.lower);
-        if m.longest_defences || better_line(m.bounded, m.line.len(), line_bounded, line.len()) {
+        upper = upper.min(m.status.upper as usize);
+        lower = lower.max(m.status.lower as usize);
+        let kept_longest = m.status.longest_defences;
+        if kept_longest || better_line(m.bounded, m.line.len(), line_bounded, line.len()) {
             line = m.line;
             line_bounded = m.bounded;
-            longest_defences = m.longest_defences;
+            longest_defences = kept_longest;
         }
     }
     s.best_line = Some(line.clone());
@@ -1189,16 +1189,6 @@ fn run_root(
             Err(e) => log::info!("could not read a line of the proven length {upper}: {e}"),
         }
     }
-    s.max_plies = user_limit;
-    *last = Some(Remembered {
-        key: pos.key(),
-        attacker: s.attacker,
-        line: line.clone(),
-        bounded: line_bounded,
-        upper,
-        lower,
-        longest_defences,
-    });
     let mut status = MateStatus {
         upper: upper as u32,
         lower: lower as u32,
@@ -1206,6 +1196,13 @@ fn run_root(
         line_len: line.len() as u32,
         composed: false,
     };
+    *last = Some(Remembered {
+        key: pos.key(),
+        attacker: s.attacker,
+        line: line.clone(),
+        bounded: line_bounded,
+        status: status.clone(),
+    });
     if limits.post_search == PostSearch::Composer && s.aborted.is_none() {
         let composed = pv::compose(s, pos, &line, 0);
         match pv::verify_composed(pos, &composed, s.attacker) {

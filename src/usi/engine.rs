@@ -659,13 +659,20 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
             self.info("error: go ignored: a search is already running (send stop first)");
             return;
         }
-        if let Some(MateTime::Invalid(t)) = &go.mate {
-            self.info(&format!(
-                "error: go mate: bad time '{t}' (expected milliseconds or 'infinite')"
-            ));
-            self.answer_now(kind, Answer::Unknown);
-            return;
-        }
+        // A bad time is reported before a missing position: the command itself is wrong.
+        // `None`: a plain `go`, whose time comes from the clock of the side to move.
+        let mate_time = match &go.mate {
+            Some(MateTime::Invalid(t)) => {
+                self.info(&format!(
+                    "error: go mate: bad time '{t}' (expected milliseconds or 'infinite')"
+                ));
+                self.answer_now(kind, Answer::Unknown);
+                return;
+            }
+            Some(MateTime::Millis(ms)) => Some((ms_limit(*ms), false, MATE_BACKSTOP)),
+            Some(MateTime::Infinite) => Some((None, false, MATE_BACKSTOP)),
+            None => None,
+        };
         let pos = match &self.position {
             Ok(p) => p.clone(),
             Err(e) => {
@@ -675,15 +682,10 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
                 return;
             }
         };
-        let (time, hold, backstop) = match &go.mate {
-            Some(MateTime::Invalid(_)) => unreachable!("answered above"),
-            Some(MateTime::Millis(ms)) => (ms_limit(*ms), false, MATE_BACKSTOP),
-            Some(MateTime::Infinite) => (None, false, MATE_BACKSTOP),
-            None => {
-                let t = move_budget(&go, pos.side_to_move());
-                (t, t.is_none(), MOVE_BACKSTOP)
-            }
-        };
+        let (time, hold, backstop) = mate_time.unwrap_or_else(|| {
+            let t = move_budget(&go, pos.side_to_move());
+            (t, t.is_none(), MOVE_BACKSTOP)
+        });
         let o = &self.options;
         let limits = Limits {
             time,
