@@ -289,13 +289,42 @@ impl Solver {
     }
 }
 
-/// Runs `f` on a thread with a stack large enough for the deepest searches (the df-pn recursion
-/// goes one frame per ply; Microcosmos needs over 1500).
+/// Starts `f` on a thread named `name` with a stack large enough for the deepest searches (the
+/// df-pn recursion goes one frame per ply; Microcosmos needs over 1500): [`SEARCH_STACK_BYTES`],
+/// or 64 MB if the system refuses to reserve that much. Every search thread starts here.
+pub fn spawn_search_thread<T: Send + 'static>(
+    name: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<T>> {
+    let mut f = Some(f);
+    let mut last_err = None;
+    for stack in [SEARCH_STACK_BYTES, FALLBACK_STACK_BYTES] {
+        // `spawn` consumes the closure only when it succeeds, so a retry needs it back: hand it
+        // over through a shared slot.
+        let slot = std::sync::Arc::new(parking_lot::Mutex::new(f.take()));
+        let theirs = slot.clone();
+        let r = std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(stack)
+            .spawn(move || {
+                let f = theirs.lock().take().expect("search closure present");
+                f()
+            });
+        match r {
+            Ok(h) => return Ok(h),
+            Err(e) => {
+                log::warn!("cannot start a search thread with {stack} bytes of stack: {e}");
+                last_err = Some(e);
+                f = slot.lock().take();
+            }
+        }
+    }
+    Err(last_err.expect("tried at least once"))
+}
+
+/// Runs `f` on a search thread (see [`spawn_search_thread`]) and waits for its result.
 pub fn with_search_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .name("search".into())
-        .stack_size(SEARCH_STACK_BYTES)
-        .spawn(f)
+    spawn_search_thread("search", f)
         .expect("spawn search thread")
         .join()
         .expect("search thread panicked")
@@ -304,3 +333,6 @@ pub fn with_search_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'stat
 /// Stack size for search threads: frames are small (children live in a shared arena), so this
 /// is generous for tens of thousands of plies; only the touched pages are committed.
 pub const SEARCH_STACK_BYTES: usize = 512 << 20;
+
+/// Stack of a search thread when the system refuses [`SEARCH_STACK_BYTES`].
+const FALLBACK_STACK_BYTES: usize = 64 << 20;
