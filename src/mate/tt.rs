@@ -9,12 +9,9 @@
 //! |---------|-------|------------------------------------------------------------------|
 //! | key     | 8     | full board key (0 = empty slot); verified on every hit           |
 //! | parent  | 4     | low bits of the board key of the node that created it (DAG test) |
-//! | hand    | 4     | attacker hand: proof hand if proven, disproof hand if disproven  |
-//! | pn, dn  | 4+4   | proof and disproof numbers (0 = solved)                          |
 //! | amount  | 4     | search effort spent below this node (for replacement and GC)     |
-//! | len     | 2     | proven: mate within `len` plies; disproven: no mate within `len`  |
-//! |         |       | plies (`NO_MATE`: none at any length)                             |
-//! | best    | 2     | move that proved it (OR nodes)                                   |
+//! | v       | 16    | the node's `Value`: pn, dn (4+4), hand (4: proof hand if proven,  |
+//! |         |       | disproof hand if disproven), len (2), best move (2)               |
 //!
 //! Length bounds: a proof holds for every remaining length of at least its `len`, a disproof for
 //! every remaining length of at most its `len`. The shortest-mate post-search's depth-limited
@@ -31,27 +28,17 @@
 //! scheme), so long searches keep their expensive results.
 
 use super::hugebuf::{HugeBuf, Zeroable};
-use crate::shogi::{Hand, Move};
+use super::value::{Value, INF, NO_MATE};
+use crate::shogi::Hand;
 
-pub const INF: u32 = 1 << 30;
-
-/// Disproof length of an unconditional disproof: no mate at any length.
-pub const NO_MATE: u16 = u16::MAX;
-
-/// Largest finite length bound stored (lengths above are clamped to it).
-pub const MAX_BOUND: u16 = u16::MAX - 1;
-
+/// One slot of the table (layout in the module docs).
 #[derive(Clone, Copy, Default, Debug)]
 #[repr(C)]
-pub struct Entry {
-    pub key: u64,
-    pub parent: u32,
-    pub hand: Hand,
-    pub pn: u32,
-    pub dn: u32,
-    pub amount: u32,
-    pub len: u16,
-    pub best: Move,
+struct Entry {
+    key: u64,
+    parent: u32,
+    amount: u32,
+    v: Value,
 }
 
 impl Entry {
@@ -59,9 +46,10 @@ impl Entry {
     /// 2 proof or unconditional disproof.
     #[inline]
     fn class(&self) -> u8 {
-        if self.pn == 0 || (self.dn == 0 && self.len == NO_MATE) {
+        let v = &self.v;
+        if v.pn == 0 || (v.dn == 0 && v.len == NO_MATE) {
             2
-        } else if self.dn == 0 {
+        } else if v.dn == 0 {
             1
         } else {
             0
@@ -89,18 +77,16 @@ pub const GC_TRIGGER: u32 = 900;
 /// What a lookup learned about (board, hand).
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
-    pub pn: u32,
-    pub dn: u32,
-    /// Proof hand (pn == 0) or disproof hand (dn == 0) of the matching entry.
-    pub hand: Hand,
-    pub len: u16,
-    pub best: Move,
+    /// The numbers: a proof or disproof that applies (with its own hand and length), else
+    /// bounds from unsolved entries, else (1, 1) with the hand looked up.
+    pub v: Value,
     /// Parent tag of the exact-hand entry (for double-count detection), if one exists.
     pub parent: Option<u32>,
-    pub amount: u32,
+    /// Some entry applied.
     pub found: bool,
 }
 
+/// The transposition table: a power of two of 4-way clusters.
 pub struct Table {
     clusters: HugeBuf<Cluster>,
     mask: usize,
@@ -158,13 +144,8 @@ impl Table {
     pub fn probe(&self, key: u64, hand: Hand, remaining: u32) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
         let mut r = Probe {
-            pn: 1,
-            dn: 1,
-            hand,
-            len: 0,
-            best: Move::NONE,
+            v: Value::unsolved(1, 1, hand),
             parent: None,
-            amount: 0,
             found: false,
         };
         let mut proof: Option<&Entry> = None;
@@ -172,84 +153,69 @@ impl Table {
             if e.key != key {
                 continue;
             }
-            if e.pn == 0 {
+            let ev = &e.v;
+            if ev.pn == 0 {
                 // Of several usable proofs, the shortest.
-                if hand.superior_or_equal(e.hand)
-                    && e.len as u32 <= remaining
-                    && proof.is_none_or(|p| e.len < p.len)
+                if hand.superior_or_equal(ev.hand)
+                    && ev.len as u32 <= remaining
+                    && proof.is_none_or(|p| ev.len < p.v.len)
                 {
                     proof = Some(e);
                 }
-            } else if e.dn == 0 {
-                if e.hand.superior_or_equal(hand) && (e.len == NO_MATE || e.len as u32 >= remaining)
+            } else if ev.dn == 0 {
+                if ev.hand.superior_or_equal(hand)
+                    && (ev.len == NO_MATE || ev.len as u32 >= remaining)
                 {
                     return Probe {
-                        pn: INF,
-                        dn: 0,
-                        hand: e.hand,
-                        len: e.len,
-                        best: e.best,
+                        v: Value { pn: INF, ..*ev },
                         parent: Some(e.parent),
-                        amount: e.amount,
                         found: true,
                     };
                 }
-            } else if e.hand == hand {
-                r.pn = r.pn.max(e.pn);
-                r.dn = r.dn.max(e.dn);
+            } else if ev.hand == hand {
+                r.v.pn = r.v.pn.max(ev.pn);
+                r.v.dn = r.v.dn.max(ev.dn);
                 r.parent = Some(e.parent);
-                r.amount = e.amount;
-                r.best = e.best;
+                r.v.best = ev.best;
                 r.found = true;
-            } else if hand.superior_or_equal(e.hand) {
+            } else if hand.superior_or_equal(ev.hand) {
                 // More attacker pieces than there: at least as hard to disprove.
-                r.dn = r.dn.max(e.dn);
-            } else if e.hand.superior_or_equal(hand) {
+                r.v.dn = r.v.dn.max(ev.dn);
+            } else if ev.hand.superior_or_equal(hand) {
                 // Fewer pieces: at least as hard to prove.
-                r.pn = r.pn.max(e.pn);
+                r.v.pn = r.v.pn.max(ev.pn);
             }
         }
         if let Some(e) = proof {
             return Probe {
-                pn: 0,
-                dn: INF,
-                hand: e.hand,
-                len: e.len,
-                best: e.best,
+                v: Value { dn: INF, ..e.v },
                 parent: Some(e.parent),
-                amount: e.amount,
                 found: true,
             };
         }
         r
     }
 
-    /// Stores a result. Solved results replace the entries they dominate.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores what is known of (key, `v.hand`): `parent` is the tag of the node that created
+    /// the entry, `amount` the effort spent below it. Solved results replace the entries they
+    /// dominate.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        hand: Hand,
-        pn: u32,
-        dn: u32,
-        len: u16,
-        best: Move,
-        parent: u32,
-        amount: u32,
-    ) {
+    pub fn store(&mut self, key: u64, v: Value, parent: u32, amount: u32) {
         let idx = self.cluster_index(key);
         let c = &mut self.clusters[idx];
         let new = Entry {
             key,
             parent,
-            hand,
+            amount,
+            v,
+        };
+        let Value {
             pn,
             dn,
-            amount,
+            hand,
             len,
             best,
-        };
+        } = v;
         // Same key, hand and kind (proof, disproof, unsolved): update in place. A proof keeps
         // the shorter length, a disproof the longer; an unsolved entry keeps the larger effort.
         // A solved result replaces the unsolved entry of its hand; an unsolved result beside a
@@ -257,22 +223,22 @@ impl Table {
         let kind = |pn: u32, dn: u32| (pn == 0) as u8 | (((dn == 0) as u8) << 1);
         let new_kind = kind(pn, dn);
         for e in c.e.iter_mut() {
-            if e.key != key || e.hand != hand {
+            if e.key != key || e.v.hand != hand {
                 continue;
             }
-            let old_kind = kind(e.pn, e.dn);
+            let old_kind = kind(e.v.pn, e.v.dn);
             if old_kind == new_kind {
                 match new_kind {
                     1 => {
-                        if len < e.len {
-                            e.len = len;
-                            e.best = best;
+                        if len < e.v.len {
+                            e.v.len = len;
+                            e.v.best = best;
                         }
                     }
                     2 => {
-                        if len > e.len {
-                            e.len = len;
-                            e.best = best;
+                        if len > e.v.len {
+                            e.v.len = len;
+                            e.v.best = best;
                         }
                     }
                     _ => {
@@ -293,16 +259,18 @@ impl Table {
             // and proofs at least as long), and a disproof those with inferior hands (disproofs
             // of at most its length; unsolved ones only if it holds at any length); reuse such a
             // slot. A proof and a shorter disproof never make each other redundant.
-            let unsolved = |e: &Entry| e.pn != 0 && e.dn != 0;
+            let unsolved = |e: &Value| e.pn != 0 && e.dn != 0;
             for e in c.e.iter_mut() {
                 if e.key != key {
                     continue;
                 }
+                let ev = &e.v;
                 let redundant = if pn == 0 {
-                    e.hand.superior_or_equal(hand) && (unsolved(e) || (e.pn == 0 && e.len >= len))
+                    ev.hand.superior_or_equal(hand)
+                        && (unsolved(ev) || (ev.pn == 0 && ev.len >= len))
                 } else {
-                    hand.superior_or_equal(e.hand)
-                        && ((e.dn == 0 && e.len <= len) || (unsolved(e) && len == NO_MATE))
+                    hand.superior_or_equal(ev.hand)
+                        && ((ev.dn == 0 && ev.len <= len) || (unsolved(ev) && len == NO_MATE))
                 };
                 if redundant {
                     *e = new;
@@ -375,7 +343,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::PieceKind;
+    use crate::shogi::{Move, PieceKind};
 
     fn hand(kinds: &[PieceKind]) -> Hand {
         let mut h = Hand::EMPTY;
@@ -391,21 +359,43 @@ mod tests {
         let g = hand(&[PieceKind::Gold]);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
         let s = hand(&[PieceKind::Silver]);
-        t.store(42, g, 0, INF, 3, Move::NONE, 0, 1);
+        t.store(
+            42,
+            Value {
+                pn: 0,
+                dn: INF,
+                hand: g,
+                len: 3,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
         assert_eq!(
-            t.probe(42, gs, u32::MAX).pn,
+            t.probe(42, gs, u32::MAX).v.pn,
             0,
             "superior hand reuses the proof"
         );
-        assert_ne!(t.probe(42, s, u32::MAX).pn, 0, "other hand does not");
+        assert_ne!(t.probe(42, s, u32::MAX).v.pn, 0, "other hand does not");
         assert!(!t.probe(43, gs, u32::MAX).found, "other key never matches");
-        t.store(7, gs, INF, 0, NO_MATE, Move::NONE, 0, 1);
+        t.store(
+            7,
+            Value {
+                pn: INF,
+                dn: 0,
+                hand: gs,
+                len: NO_MATE,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
         assert_eq!(
-            t.probe(7, g, u32::MAX).dn,
+            t.probe(7, g, u32::MAX).v.dn,
             0,
             "inferior hand reuses the disproof"
         );
-        assert_ne!(t.probe(7, hand(&[PieceKind::Rook]), u32::MAX).dn, 0);
+        assert_ne!(t.probe(7, hand(&[PieceKind::Rook]), u32::MAX).v.dn, 0);
     }
 
     #[test]
@@ -413,27 +403,93 @@ mod tests {
         let mut t = Table::new(1);
         let g = hand(&[PieceKind::Gold]);
         // Mate within 11 plies, no mate within 9: both true at once, both kept.
-        t.store(11, g, 0, INF, 11, Move::NONE, 0, 1);
-        t.store(11, g, INF, 0, 9, Move::NONE, 0, 1);
-        assert_eq!(t.probe(11, g, 11).pn, 0, "proof within its length");
-        assert_eq!(t.probe(11, g, u32::MAX).pn, 0, "proof without limit");
+        t.store(
+            11,
+            Value {
+                pn: 0,
+                dn: INF,
+                hand: g,
+                len: 11,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
+        t.store(
+            11,
+            Value {
+                pn: INF,
+                dn: 0,
+                hand: g,
+                len: 9,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
+        assert_eq!(t.probe(11, g, 11).v.pn, 0, "proof within its length");
+        assert_eq!(t.probe(11, g, u32::MAX).v.pn, 0, "proof without limit");
         let p = t.probe(11, g, 10);
-        assert!(p.pn != 0 && p.dn != 0, "neither holds for 10 plies");
-        assert_eq!(t.probe(11, g, 9).dn, 0, "disproof within its length");
-        assert_eq!(t.probe(11, g, 3).dn, 0, "and any shorter one");
-        assert_eq!(t.probe(11, Hand::EMPTY, 9).dn, 0, "inferior hand");
+        assert!(p.v.pn != 0 && p.v.dn != 0, "neither holds for 10 plies");
+        assert_eq!(t.probe(11, g, 9).v.dn, 0, "disproof within its length");
+        assert_eq!(t.probe(11, g, 3).v.dn, 0, "and any shorter one");
+        assert_eq!(t.probe(11, Hand::EMPTY, 9).v.dn, 0, "inferior hand");
         // An unsolved entry for a longer limit sits beside the disproof.
-        t.store(11, g, 4, 6, 0, Move::NONE, 0, 1);
-        assert_eq!(t.probe(11, g, 9).dn, 0, "disproof kept");
-        assert_eq!((t.probe(11, g, 10).pn, t.probe(11, g, 10).dn), (4, 6));
+        t.store(
+            11,
+            Value {
+                pn: 4,
+                dn: 6,
+                hand: g,
+                len: 0,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
+        assert_eq!(t.probe(11, g, 9).v.dn, 0, "disproof kept");
+        assert_eq!((t.probe(11, g, 10).v.pn, t.probe(11, g, 10).v.dn), (4, 6));
         // A longer disproof replaces the shorter; a shorter proof the longer.
-        t.store(11, g, INF, 0, 10, Move::NONE, 0, 1);
-        assert_eq!(t.probe(11, g, 10).dn, 0);
-        t.store(11, g, 0, INF, 13, Move::NONE, 0, 1);
-        assert_eq!(t.probe(11, g, 12).len, 11, "the shorter proof stays");
+        t.store(
+            11,
+            Value {
+                pn: INF,
+                dn: 0,
+                hand: g,
+                len: 10,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
+        assert_eq!(t.probe(11, g, 10).v.dn, 0);
+        t.store(
+            11,
+            Value {
+                pn: 0,
+                dn: INF,
+                hand: g,
+                len: 13,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
+        assert_eq!(t.probe(11, g, 12).v.len, 11, "the shorter proof stays");
         // Unconditional disproof.
-        t.store(12, g, INF, 0, NO_MATE, Move::NONE, 0, 1);
-        assert_eq!(t.probe(12, g, u32::MAX).dn, 0);
+        t.store(
+            12,
+            Value {
+                pn: INF,
+                dn: 0,
+                hand: g,
+                len: NO_MATE,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
+        assert_eq!(t.probe(12, g, u32::MAX).v.dn, 0);
     }
 
     #[test]
@@ -441,14 +497,36 @@ mod tests {
         let mut t = Table::new(1);
         let g = hand(&[PieceKind::Gold]);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
-        t.store(9, g, 5, 7, 0, Move::NONE, 0, 1);
+        t.store(
+            9,
+            Value {
+                pn: 5,
+                dn: 7,
+                hand: g,
+                len: 0,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
         let p = t.probe(9, gs, u32::MAX);
-        assert_eq!(p.dn, 7, "superior hand: dn at least the inferior's");
-        assert_eq!(p.pn, 1);
-        t.store(9, gs, 4, 2, 0, Move::NONE, 0, 1);
+        assert_eq!(p.v.dn, 7, "superior hand: dn at least the inferior's");
+        assert_eq!(p.v.pn, 1);
+        t.store(
+            9,
+            Value {
+                pn: 4,
+                dn: 2,
+                hand: gs,
+                len: 0,
+                best: Move::NONE,
+            },
+            0,
+            1,
+        );
         let p = t.probe(9, g, u32::MAX);
         assert_eq!(
-            (p.pn, p.dn),
+            (p.v.pn, p.v.dn),
             (5, 7),
             "exact entry, pn bounded below by superior's 4"
         );
@@ -458,9 +536,31 @@ mod tests {
     fn gc_keeps_solved_and_expensive_entries() {
         let mut t = Table::new(1);
         for k in 1..2000u64 {
-            t.store(k << 20, Hand::EMPTY, 3, 3, 0, Move::NONE, 0, k as u32);
+            t.store(
+                k << 20,
+                Value {
+                    pn: 3,
+                    dn: 3,
+                    hand: Hand::EMPTY,
+                    len: 0,
+                    best: Move::NONE,
+                },
+                0,
+                k as u32,
+            );
         }
-        t.store(5 << 40, Hand::EMPTY, 0, INF, 1, Move::NONE, 0, 0);
+        t.store(
+            5 << 40,
+            Value {
+                pn: 0,
+                dn: INF,
+                hand: Hand::EMPTY,
+                len: 1,
+                best: Move::NONE,
+            },
+            0,
+            0,
+        );
         t.gc();
         assert!(t.probe(5 << 40, Hand::EMPTY, u32::MAX).found);
         assert!(t.probe(1999 << 20, Hand::EMPTY, u32::MAX).found);

@@ -1,0 +1,297 @@
+//! df-pn (Nagai 2002) with df-pn+ initial estimates, hand-dominance table, path-dependent
+//! repetition handling (GHI), and a double-count guard: one search over the transposition table.
+//!
+//! Conventions: OR nodes have the attacker to move, AND nodes the defender. pn is the proof
+//! number, dn the disproof number, from the attacker's point of view at both kinds of node.
+//! The attacker's hand is what the table stores beside the board key.
+//!
+//! One concept per file:
+//! - [`search`]: the recursive MID procedure (expand, loop over the best child, store).
+//! - [`children`]: a node's child records: expansion with df-pn+ estimates, delayed groups,
+//!   aggregation of (pn, dn) and selection of the best child.
+//! - [`hands`]: proof and disproof hands and lengths of a solved node.
+//! - [`threshold`]: the child thresholds (the 1+ε trick).
+//! - [`path`]: the current path, repetition (GHI) and parent tags (double counting).
+//! - [`monitor`]: limits, stop flag, progress reports and table GC, behind one poll.
+//! - [`keys`]: table keys salted with material and attacker.
+//!
+//! This file holds the search state and the narrow API the driver and the line readers use:
+//! prove a position at the end of a path under a length limit, read what the table knows of a
+//! position, and ask whether the search was stopped. Nothing outside `dfpn` touches the
+//! search's fields.
+//!
+//! - Length limit (shortest-mate post-search): a node whose attacker would move past the limit
+//!   fails with "no mate within 0 plies"; disproofs carry such bounds up (OR: the smallest of the
+//!   children's plus one, AND: the refuting child's plus one) and are stored as "no mate within
+//!   n plies", which depends on the position and the remaining length only, so transpositions
+//!   share them (KomoringHeights' MateLen in its table). A proof is reused only if its length
+//!   fits the remaining plies.
+
+mod children;
+mod hands;
+mod keys;
+mod monitor;
+mod path;
+mod search;
+mod threshold;
+
+pub use threshold::Threshold;
+
+use super::tt::Table;
+use super::value::{Value, INF};
+use super::{Limits, Progress, Stats, UnknownReason};
+use crate::shogi::{Color, Move, MoveList, Position};
+use children::Child;
+use monitor::Monitor;
+use path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// Buffers a search needs, kept by the `Solver` across searches so that a solve allocates and
+/// clears nothing (a mate-in-1 costs microseconds, not the milliseconds of fresh buffers).
+pub(crate) struct Scratch {
+    children: Vec<Child>,
+    path: path::PathBuffers,
+}
+
+impl Scratch {
+    pub(crate) fn new() -> Scratch {
+        Scratch {
+            children: Vec::with_capacity(1 << 16),
+            path: path::PathBuffers::new(),
+        }
+    }
+}
+
+/// A finished (or interrupted) node: its value, and whether a failure holds on the current
+/// path only (a repetition, GHI), so that it must never be stored as a disproof.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeResult {
+    pub v: Value,
+    pub rep: bool,
+}
+
+/// One df-pn search over a table: the attacker, the length limit, the current path and the
+/// monitor of its limits.
+pub(crate) struct Search<'a> {
+    tt: &'a mut Table,
+    attacker: Color,
+    /// Table salt (see `keys::table_salt`).
+    salt: u64,
+    children: &'a mut Vec<Child>,
+    path: Path<'a>,
+    monitor: Monitor<'a>,
+    /// Longest mate looked for, in plies from the root (`u32::MAX`: none).
+    max_plies: u32,
+    threshold: Threshold,
+}
+
+impl<'a> Search<'a> {
+    /// A search of `root` with `attacker` mating, within `limits` (time, nodes, length, progress
+    /// interval), polling `stop`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tt: &'a mut Table,
+        scratch: &'a mut Scratch,
+        root: &Position,
+        attacker: Color,
+        limits: &Limits,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(&Progress),
+        threshold: Threshold,
+    ) -> Search<'a> {
+        let salt = keys::table_salt(root, attacker);
+        let max_plies = limits.max_plies.unwrap_or(u32::MAX);
+        Search {
+            tt,
+            attacker,
+            salt,
+            children: &mut scratch.children,
+            path: Path::new(&mut scratch.path, salt, max_plies),
+            monitor: Monitor::new(limits, stop, progress),
+            max_plies,
+            threshold,
+        }
+    }
+
+    /// Makes `attacker` the mating side (the table salt follows).
+    pub fn set_attacker(&mut self, root: &Position, attacker: Color) {
+        self.attacker = attacker;
+        self.salt = keys::table_salt(root, attacker);
+        self.path.reseed(self.salt, self.max_plies);
+    }
+
+    /// The mating side.
+    pub fn attacker(&self) -> Color {
+        self.attacker
+    }
+
+    /// The length limit in plies from the root (`u32::MAX`: none).
+    pub fn limit(&self) -> u32 {
+        self.max_plies
+    }
+
+    /// Sets the length limit of the following searches.
+    pub fn set_limit(&mut self, max_plies: u32) {
+        self.max_plies = max_plies;
+        self.path.reseed(self.salt, max_plies);
+    }
+
+    /// Why the search stopped (time, nodes, stop flag), if it did.
+    pub fn aborted(&self) -> Option<&UnknownReason> {
+        self.monitor.aborted.as_ref()
+    }
+
+    /// Polls the limits now (used by long work outside `mid`); true when stopped.
+    pub fn check_abort(&mut self) -> bool {
+        self.monitor.poll(self.tt);
+        self.monitor.aborted.is_some()
+    }
+
+    /// Nodes, time, table occupancy and repetitions so far.
+    pub fn stats(&self) -> Stats {
+        self.monitor.stats(self.tt)
+    }
+
+    /// The line shown with progress reports (the best proven so far).
+    pub fn set_reported_line(&mut self, line: Option<Vec<Move>>) {
+        self.monitor.pv = line;
+    }
+
+    /// The line last given to [`Search::set_reported_line`].
+    pub fn reported_line(&self) -> Option<&Vec<Move>> {
+        self.monitor.pv.as_ref()
+    }
+
+    #[inline(always)]
+    fn key(&self, pos: &Position) -> u64 {
+        pos.board_key() ^ self.salt
+    }
+
+    /// What the table knows of `pos` for any length (a proof, a disproof, or bounds).
+    pub fn stored(&self, pos: &Position) -> Value {
+        self.tt
+            .probe(self.key(pos), pos.hand(self.attacker), u32::MAX)
+            .v
+    }
+
+    /// Proves or disproves `root` under the current length limit (the path holds just the root).
+    pub fn prove(&mut self, root: &mut Position) -> NodeResult {
+        self.path.clear();
+        let key = self.key(root);
+        self.path.push(key, root.hand(self.attacker));
+        let r = self.mid(root, INF, INF, 0);
+        self.path.pop();
+        r
+    }
+
+    /// Proves or disproves the position reached from `root` by `moves` (then `extra`, if
+    /// given), with those moves as the search path (so repetitions of the line count as
+    /// failures) and a length limit of `max_plies` from the root; the search's own limit is
+    /// kept for later searches.
+    pub fn prove_at(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        extra: Option<Move>,
+        max_plies: u32,
+    ) -> NodeResult {
+        let saved = self.max_plies;
+        self.set_limit(max_plies);
+        let mut pos = root.clone();
+        self.path.clear();
+        let k = self.key(&pos);
+        self.path.push(k, pos.hand(self.attacker));
+        for &m in moves.iter().chain(extra.iter()) {
+            pos.do_move(m);
+            let k = self.key(&pos);
+            self.path.push(k, pos.hand(self.attacker));
+        }
+        let ply = (moves.len() + extra.is_some() as usize) as u32;
+        let r = self.mid(&mut pos, INF, INF, ply);
+        self.path.clear();
+        self.set_limit(saved);
+        r
+    }
+}
+
+/// The moves of a search node: checks at attacker (OR) nodes, every legal move at defender
+/// (AND) nodes.
+#[inline]
+pub(crate) fn node_moves(pos: &Position, or: bool) -> MoveList {
+    let mut list = MoveList::new();
+    if or {
+        pos.check_moves(&mut list);
+    } else {
+        pos.legal_moves(&mut list);
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mate::{Outcome, PostSearch, SearchResult, Solver};
+
+    fn solve_none(solver: &mut Solver, sfen: &str) -> SearchResult {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let limits = Limits {
+            nodes: Some(1_000_000),
+            post_search: PostSearch::None,
+            ..Limits::default()
+        };
+        solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    fn stored_disproof(solver: &Solver, sfen: &str) -> bool {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let key = pos.board_key() ^ keys::table_salt(&pos, pos.side_to_move());
+        let p = solver
+            .table()
+            .probe(key, pos.hand(pos.side_to_move()), u32::MAX);
+        p.found && p.v.dn == 0
+    }
+
+    /// GHI (Kishimoto & Müller 2004): a failure that comes only from repeating a position of
+    /// the current path holds on that path only and must never become a table disproof, or a
+    /// later search reaching the same position by another path would inherit it. Constructed
+    /// perpetual check (dragon against a cornered king: every line of checks repeats): the
+    /// answer is no mate, the search meets repetitions, and neither the root nor the position
+    /// after the first check and answer is stored as disproven. Storing repetition results
+    /// (the GHI bug) fails this test.
+    #[test]
+    fn repetition_failures_are_not_stored_as_disproofs() {
+        let root = "8k/7s1/6+R1p/9/9/9/9/9/9 b r2b4g3s4n4l16p 1";
+        let mut solver = Solver::new(1);
+        let r = solve_none(&mut solver, root);
+        assert!(matches!(r.outcome, Outcome::NoMate), "{:?}", r.outcome);
+        assert!(r.stats.repetitions > 0, "the search met no repetition");
+        assert!(!stored_disproof(&solver, root), "root disproof stored");
+        // Every attacker-to-move position two plies down whose failure is path-dependent.
+        let pos = Position::from_sfen(root).unwrap();
+        let mut leaked = vec![];
+        let mut checks = MoveList::new();
+        pos.check_moves(&mut checks);
+        for &c in checks.as_slice() {
+            let mut p = pos.clone();
+            p.do_move(c);
+            for &d in p.legal_move_list().as_slice() {
+                let mut q = p.clone();
+                q.do_move(d);
+                let sfen = q.to_sfen();
+                if stored_disproof(&solver, &sfen) {
+                    // Stored disproofs must be path-independent: searched alone as a root, the
+                    // position must be disproven and stored as such there too.
+                    let mut fresh = Solver::new(1);
+                    let f = solve_none(&mut fresh, &sfen);
+                    if !matches!(f.outcome, Outcome::NoMate) || !stored_disproof(&fresh, &sfen) {
+                        leaked.push(sfen);
+                    }
+                }
+            }
+        }
+        assert!(
+            leaked.is_empty(),
+            "path-dependent disproofs stored: {leaked:?}"
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! The search monitor: node counting, the stop flag, the time and node limits, progress reports
+//! and table garbage collection, behind one poll every few hundred nodes (KomoringHeights keeps
+//! the same duties in its `SearchMonitor`).
+//!
+//! Polling is cheap enough to keep `stop` latency well under 10 ms (256 nodes take well under a
+//! millisecond), and the node limit is honoured exactly: the next poll is never scheduled past
+//! it.
+
+use super::super::tt::{Table, GC_TRIGGER};
+use super::super::{Limits, Progress, Stats, UnknownReason};
+use crate::shogi::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Nodes between polls of the stop flag, clock and node limit: a few milliseconds at most.
+const POLL_INTERVAL: u64 = 256;
+/// Nodes between occupancy checks (and garbage collections).
+const GC_CHECK_INTERVAL: u64 = 1 << 16;
+
+pub(super) struct Monitor<'a> {
+    stop: &'a AtomicBool,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    /// Why the search stopped, once it has.
+    pub aborted: Option<UnknownReason>,
+    /// Nodes searched (not counted once stopped).
+    pub nodes: u64,
+    /// Path-dependent repetition failures met (see `Stats::repetitions`).
+    pub repetitions: u64,
+    next_poll: u64,
+    next_gc_check: u64,
+    info_interval: Option<Duration>,
+    next_info: Option<Instant>,
+    progress: &'a mut dyn FnMut(&Progress),
+    /// The line reported with progress (the best proven so far).
+    pub pv: Option<Vec<Move>>,
+}
+
+impl<'a> Monitor<'a> {
+    pub(super) fn new(
+        limits: &Limits,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(&Progress),
+    ) -> Monitor<'a> {
+        let start = Instant::now();
+        Monitor {
+            stop,
+            start,
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes,
+            aborted: None,
+            nodes: 0,
+            repetitions: 0,
+            next_poll: POLL_INTERVAL.min(limits.nodes.unwrap_or(u64::MAX)),
+            next_gc_check: GC_CHECK_INTERVAL,
+            info_interval: limits.info_interval,
+            next_info: limits.info_interval.map(|i| start + i),
+            progress,
+            pv: None,
+        }
+    }
+
+    /// Counts a node about to be searched and polls when due; true when the search is stopped.
+    /// Nodes are not counted once stopped: a node limit is exact (line readings may still call
+    /// in before they notice the stop).
+    #[inline(always)]
+    pub(super) fn enter_node(&mut self, tt: &mut Table) -> bool {
+        if self.aborted.is_none() {
+            self.nodes += 1;
+            if self.nodes >= self.next_poll {
+                self.poll(tt);
+            }
+        }
+        self.aborted.is_some()
+    }
+
+    pub(super) fn stats(&self, tt: &Table) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            hashfull: tt.hashfull(),
+            repetitions: self.repetitions,
+        }
+    }
+
+    #[cold]
+    pub(super) fn poll(&mut self, tt: &mut Table) {
+        // The node limit is honoured exactly (`--nodes 10` searches 10 nodes, not a polling
+        // interval's 256).
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit.unwrap_or(u64::MAX));
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = Some(UnknownReason::Stopped);
+            return;
+        }
+        let now = Instant::now();
+        if let Some(d) = self.deadline {
+            if now >= d {
+                self.aborted = Some(UnknownReason::Time);
+                return;
+            }
+        }
+        if let Some(n) = self.node_limit {
+            if self.nodes >= n {
+                self.aborted = Some(UnknownReason::Nodes);
+                return;
+            }
+        }
+        if let (Some(next), Some(iv)) = (self.next_info, self.info_interval) {
+            if now >= next {
+                self.next_info = Some(now + iv);
+                let p = Progress {
+                    stats: self.stats(tt),
+                    pv: self.pv.clone(),
+                };
+                (self.progress)(&p);
+            }
+        }
+        if self.nodes >= self.next_gc_check {
+            self.next_gc_check = self.nodes + GC_CHECK_INTERVAL;
+            if tt.hashfull() >= GC_TRIGGER {
+                let t = Instant::now();
+                tt.gc();
+                log::info!(
+                    "table gc at {} nodes: {} ms, hashfull now {}",
+                    self.nodes,
+                    t.elapsed().as_millis(),
+                    tt.hashfull()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The df-pn MID procedure (Nagai 2002): expand a node, then search its best child under
+//! thresholds until the node's numbers pass its own thresholds or it is solved, and store the
+//! result. Expansion, selection and the hand rules live in `children`, `threshold` and `hands`,
+//! so this file is the recursion only.
+
+use super::super::value::{Value, INF, NO_MATE};
+use super::hands::no_check_disproof_hand;
+use super::path::tag;
+use super::{node_moves, NodeResult, Search};
+use crate::shogi::{Hand, Move, Position};
+
+impl Search<'_> {
+    /// The df-pn MID procedure on `pos` (which is on the path already), at `ply` from the root,
+    /// with thresholds `th_pn`, `th_dn`.
+    pub(super) fn mid(
+        &mut self,
+        pos: &mut Position,
+        th_pn: u32,
+        th_dn: u32,
+        ply: u32,
+    ) -> NodeResult {
+        let stopped = self.monitor.enter_node(self.tt);
+        let hand = pos.hand(self.attacker);
+        let key = self.key(pos);
+        let or = pos.side_to_move() == self.attacker;
+        let node_start = self.monitor.nodes;
+        if stopped {
+            return NodeResult {
+                v: Value::unsolved(1, 1, hand),
+                rep: false,
+            };
+        }
+
+        let list = node_moves(pos, or);
+        if list.is_empty() {
+            let v = if or {
+                Value::disproven(no_check_disproof_hand(hand), NO_MATE)
+            } else {
+                Value::proven(
+                    self.add_interposition_pieces(pos, Hand::EMPTY),
+                    0,
+                    Move::NONE,
+                )
+            };
+            self.tt.store(key, v, 0, 1);
+            return NodeResult { v, rep: false };
+        }
+
+        let base = self.children.len();
+        self.expand(pos, &list, or, hand, ply, tag(key));
+        let result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base);
+        self.children.truncate(base);
+
+        if self.monitor.aborted.is_none() {
+            let amount = (self.monitor.nodes - node_start).min(u32::MAX as u64) as u32;
+            if result.v.dn == 0 && result.rep {
+                // A failure on this path only: never a table disproof (GHI).
+                self.path.rep_record();
+            } else {
+                self.tt.store(key, result.v, self.path.parent_tag(), amount);
+            }
+        }
+        result
+    }
+
+    /// Searches the best child of the node whose children are [base..] until the node is
+    /// solved or its numbers reach the thresholds (or the search stops).
+    #[allow(clippy::too_many_arguments)]
+    fn mid_loop(
+        &mut self,
+        pos: &mut Position,
+        or: bool,
+        hand: Hand,
+        th_pn: u32,
+        th_dn: u32,
+        ply: u32,
+        base: usize,
+    ) -> NodeResult {
+        loop {
+            let (pn, dn) = self.aggregate(or, base);
+            if pn == 0 || dn == 0 {
+                return self.finish(pos, or, hand, base, pn);
+            }
+            if pn >= th_pn || dn >= th_dn || self.monitor.aborted.is_some() {
+                return NodeResult {
+                    v: Value::unsolved(pn, dn, hand),
+                    rep: false,
+                };
+            }
+            let (best, second_phi) = self.select(or, base);
+            let c = self.children[base + best];
+            // φ/δ of the node and of the child: (pn, dn) at OR, (dn, pn) at AND.
+            let (node_phi_th, node_delta_th, node_delta) = if or {
+                (th_pn, th_dn, dn)
+            } else {
+                (th_dn, th_pn, pn)
+            };
+            let child_delta = if or { c.v.dn } else { c.v.pn };
+            let child_phi_th = self.threshold.child_phi(node_phi_th, second_phi);
+            // The child may use what is left of the node's δ threshold beside its siblings.
+            let child_delta_th = if node_delta_th >= INF {
+                INF
+            } else {
+                (node_delta_th - node_delta)
+                    .saturating_add(child_delta)
+                    .min(INF)
+            };
+            let (cth_pn, cth_dn) = if or {
+                (child_phi_th, child_delta_th)
+            } else {
+                (child_delta_th, child_phi_th)
+            };
+
+            pos.do_move(c.mv);
+            let ck = self.key(pos);
+            let chand = pos.hand(self.attacker);
+            self.path.push(ck, chand);
+            let r = self.mid(pos, cth_pn, cth_dn, ply + 1);
+            self.path.pop();
+            pos.undo_move();
+
+            let slot = &mut self.children[base + best];
+            slot.v = r.v;
+            slot.rep = r.rep;
+            slot.foreign = false;
+            self.activate(or, base, best);
+        }
+    }
+}

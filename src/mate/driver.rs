@@ -1,0 +1,441 @@
+//! The solve driver: decides the root's kind, runs the first proof, reads the line, runs the
+//! shortest-mate rounds (KomoringHeights' post-search: prove or refute a mate within the
+//! proven length minus two until refuted), decides what is established about the answer, and
+//! checks every line it accepts by replay.
+//!
+//! The driver is the only caller of both the search (`dfpn`) and the line readers (`line`);
+//! readers reach the search only through its narrow API (`Search::prove_at`, `stored`).
+
+use super::dfpn::Search;
+use super::line;
+use super::value::NO_MATE;
+use super::{Limits, MateStatus, Outcome, PostSearch, SearchResult, UnknownReason};
+use crate::shogi::{Color, Move, MoveList, Position};
+
+/// Which side the root search treats as the attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RootKind {
+    /// The side to move mates (the usual problem).
+    Attacker,
+    /// The side to move is being mated: the root is a defender (AND) node.
+    Defender,
+    /// The side to move is in check but has checking moves: it is searched as the attacker
+    /// first, and as the defender if it has no mate.
+    AttackerThenDefender,
+}
+
+/// The root's kind, decided from the kings and the check (KomoringHeights decides the same way;
+/// its `RootIsAndNodeIfChecked` is our `rule`): a side to move without a king can only attack,
+/// one whose opponent has no king can only defend; with both kings on the board and the side
+/// to move in check, it defends when the rule is on and no legal move of its own gives check
+/// (so it cannot mate), and otherwise attacks first (GUIs ask for mate at the defender's turn
+/// when stepping through a solution; the problem sets also hold attackers in check that mate).
+pub(super) fn root_kind(pos: &Position, rule: bool) -> RootKind {
+    let us = pos.side_to_move();
+    if pos.king_square(us).is_none() {
+        return RootKind::Attacker;
+    }
+    if pos.king_square(us.flip()).is_none() {
+        return RootKind::Defender;
+    }
+    if !rule || !pos.in_check() {
+        return RootKind::Attacker;
+    }
+    let mut checks = MoveList::new();
+    pos.check_moves(&mut checks);
+    if checks.is_empty() {
+        RootKind::Defender
+    } else {
+        RootKind::AttackerThenDefender
+    }
+}
+
+impl RootKind {
+    /// The mating side of the first search.
+    pub(super) fn attacker(self, root: &Position) -> Color {
+        let us = root.side_to_move();
+        if self == RootKind::Defender {
+            us.flip()
+        } else {
+            us
+        }
+    }
+}
+
+/// Solves `root` with `s`, a search made for it with `kind.attacker(root)` attacking: the first
+/// proof, the line, the shortest-mate rounds and the reading policy (see `run_root`); then, for
+/// a side to move in check without a mate, the same as the defender. `last` is the solver's
+/// previous answer (see `run_root`).
+pub(super) fn solve(
+    s: &mut Search,
+    kind: RootKind,
+    root: &Position,
+    limits: &Limits,
+    last: &mut Option<Remembered>,
+) -> SearchResult {
+    let us = root.side_to_move();
+    let mut pos = root.clone();
+    let (mut outcome, mut status) = run_root(s, &mut pos, limits, last);
+    if kind == RootKind::AttackerThenDefender && outcome == Outcome::NoMate {
+        log::info!("the side to move in check has no mate; searching it as the defender");
+        s.set_attacker(root, us.flip());
+        (outcome, status) = run_root(s, &mut pos, limits, last);
+    }
+    SearchResult {
+        best_mate: s.reported_line().cloned(),
+        outcome,
+        stats: s.stats(),
+        status,
+        defender_root: s.attacker() != us,
+    }
+}
+
+/// The last mating line of a solver, with what was proven about it (see `Solver::last`).
+pub(super) struct Remembered {
+    key: u64,
+    attacker: Color,
+    /// The strict line, whether it is a minimax reading (see `read_line`), and what was
+    /// established about it.
+    line: Vec<Move>,
+    bounded: bool,
+    status: MateStatus,
+}
+
+/// Whether a line read now (`bounded`: a minimax reading, see `read_line`) should replace the
+/// line kept so far: a minimax reading beats one that follows stored lengths (whose defences may
+/// be mated faster than the longest defence), and among equals the shorter wins.
+fn better_line(bounded: bool, len: usize, kept_bounded: bool, kept_len: usize) -> bool {
+    (bounded && !kept_bounded) || (bounded == kept_bounded && len < kept_len)
+}
+
+/// Searches the root, reads its line and, with a post-search, the shortest mate. Returns the
+/// outcome and, with a mate, what is established about it (see `MateStatus`). `last` is the
+/// solver's previous answer: if it is for this position, the search starts from it (a warm
+/// table must never make an answer worse: issue 20, item 1, where a second `go mate` on the
+/// same position printed a 187-ply line with a short defence after a 403-ply one), and it is
+/// replaced by this answer.
+fn run_root(
+    s: &mut Search,
+    pos: &mut Position,
+    limits: &Limits,
+    last: &mut Option<Remembered>,
+) -> (Outcome, Option<MateStatus>) {
+    let user_limit = limits.max_plies.unwrap_or(u32::MAX);
+    s.set_limit(user_limit);
+    s.set_reported_line(None);
+    let or_root = pos.side_to_move() == s.attacker();
+    let r = s.prove(pos);
+    if let Some(reason) = s.aborted().cloned() {
+        return (Outcome::Unknown(reason), None);
+    }
+    if r.v.dn == 0 {
+        if r.v.len != NO_MATE {
+            // Refuted only within the user's length limit.
+            return (Outcome::Unknown(UnknownReason::Depth), None);
+        }
+        return (Outcome::NoMate, None);
+    }
+    if r.v.pn != 0 {
+        let why = format!("root left unsolved (pn {}, dn {})", r.v.pn, r.v.dn);
+        return (Outcome::Unknown(UnknownReason::Unverified(why)), None);
+    }
+    let mut minimax = true;
+    let (mut line, mut line_bounded) = match read_line(s, pos, &mut minimax) {
+        Ok(l) => l,
+        Err(e) => {
+            if let Some(reason) = s.aborted().cloned() {
+                return (Outcome::Unknown(reason), None);
+            }
+            log::warn!("mate proven but no verified line: {e}");
+            return (Outcome::Unknown(UnknownReason::Unverified(e)), None);
+        }
+    };
+    // What is proven: a mate within `upper` plies (the proof's length, or a minimax line's),
+    // and none within fewer than `lower` (a mate takes at least one check; a defender-to-move
+    // root may be mated already).
+    let mut upper = proven_bound(r.v.len, &line, line_bounded);
+    let mut lower = if or_root { 1 } else { 0 };
+    let mut longest_defences = false;
+    if let Some(m) = last
+        .take()
+        .filter(|m| m.key == pos.key() && m.attacker == s.attacker())
+    {
+        upper = upper.min(m.status.upper as usize);
+        lower = lower.max(m.status.lower as usize);
+        let kept_longest = m.status.longest_defences;
+        if kept_longest || better_line(m.bounded, m.line.len(), line_bounded, line.len()) {
+            line = m.line;
+            line_bounded = m.bounded;
+            longest_defences = kept_longest;
+        }
+    }
+    s.set_reported_line(Some(line.clone()));
+    if limits.post_search != PostSearch::None {
+        // Shortest mate: prove or refute a mate within (upper - 2) plies until refuted
+        // (KomoringHeights' post-search). Proofs in the table longer than the limit are ignored
+        // by `mid`; failures at the limit are stored as "no mate within n plies" (see `tt`) and
+        // reused by later rounds. `line_bounded`: the line came from the minimax reading, so
+        // its length is a proven bound, never below the true minimum; such a line is kept over
+        // one that follows stored lengths.
+        while upper >= lower + 2 {
+            let limit = (upper - 2) as u32;
+            s.set_limit(limit.min(user_limit));
+            let r = s.prove(pos);
+            if s.aborted().is_some() {
+                log::info!("stopped while looking for a mate shorter than {upper}");
+                break;
+            }
+            if r.v.pn != 0 {
+                log::debug!("no mate within {limit} plies: {upper} is the shortest");
+                if r.v.dn == 0 && limit < user_limit {
+                    lower = upper;
+                }
+                break;
+            }
+            if l_is_stuck(r.v.len as usize, limit) {
+                break;
+            }
+            // A mate within the limit is proven, whether or not its line can be read.
+            upper = upper.min(r.v.len as usize);
+            match read_line(s, pos, &mut minimax) {
+                Ok((l, bounded)) => {
+                    log::debug!("mate within {limit}: found {} plies", l.len());
+                    upper = upper.min(proven_bound(r.v.len, &l, bounded));
+                    if better_line(bounded, l.len(), line_bounded, line.len()) {
+                        line = l;
+                        line_bounded = bounded;
+                        longest_defences = false;
+                        s.set_reported_line(Some(line.clone()));
+                    }
+                }
+                Err(e) => {
+                    log::info!("shorter mate proven but its line was not read: {e}");
+                    break;
+                }
+            }
+        }
+    }
+    s.set_limit(user_limit);
+    // Every defence of the line a longest one: read with a proven refutation of every shorter
+    // mate at each defence (needs the minimum), or no choice at any defence.
+    longest_defences = longest_defences || forced_defences(pos, &line, or_root);
+    if lower >= upper && !longest_defences && line_bounded && s.aborted().is_none() {
+        longest_defences = line::defences_longest(s, pos, &line, upper);
+    }
+    let established = longest_defences && line.len() == upper;
+    if lower >= upper && !established && s.aborted().is_none() {
+        let exact_line = line::walk(s, pos, line::Target::Exactly(upper))
+            .and_then(|(l, exact)| line::verify(pos, &l, s.attacker()).map(|()| (l, exact)));
+        match exact_line {
+            Ok((l, exact)) => {
+                line = l;
+                line_bounded = true;
+                longest_defences = exact;
+                s.set_reported_line(Some(line.clone()));
+            }
+            Err(e) => log::info!("could not read a line of the proven length {upper}: {e}"),
+        }
+    }
+    let mut status = MateStatus {
+        upper: upper as u32,
+        lower: lower as u32,
+        longest_defences,
+        line_len: line.len() as u32,
+        composed: false,
+    };
+    *last = Some(Remembered {
+        key: pos.key(),
+        attacker: s.attacker(),
+        line: line.clone(),
+        bounded: line_bounded,
+        status: status.clone(),
+    });
+    if limits.post_search == PostSearch::Composer && s.aborted().is_none() {
+        let composed = line::compose(s, pos, &line, 0);
+        match line::verify_composed(pos, &composed, s.attacker()) {
+            Ok(()) if s.aborted().is_none() => {
+                if composed != line {
+                    // Replaced defences were chosen by reading, not proven longest.
+                    status.longest_defences = false;
+                    status.composed = true;
+                }
+                return (Outcome::Mate(composed), Some(status));
+            }
+            Ok(()) => log::info!("stopped while composing; returning the strict line"),
+            Err(e) => log::warn!("composed line failed verification ({e}); strict line kept"),
+        }
+    }
+    (Outcome::Mate(line), Some(status))
+}
+
+/// Whether the defender has a single legal move at every one of its turns on `line` (then every
+/// defence is trivially the longest).
+fn forced_defences(root: &Position, line: &[Move], or_root: bool) -> bool {
+    let mut pos = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        let defender_moves = (i % 2 == 1) == or_root;
+        if defender_moves && pos.legal_move_list().len() != 1 {
+            return false;
+        }
+        pos.do_move(m);
+    }
+    true
+}
+
+/// Most positions one minimax reading may visit (memory: see `read_line`).
+const MINIMAX_MAX_POSITIONS: usize = 1_000_000;
+
+/// Reads the mating line after a proof: by minimax over the stored proofs (`line::read_minimax`:
+/// its length is the length the attacker can force with them, a proven bound that is never
+/// below the true minimum), or, when the table lacks a proof on the way, by following stored
+/// lengths and proving lost nodes again (`line::walk` with any target; its defences may be mated faster than
+/// the proof's length, so its length bounds nothing).
+/// Returns the line and whether it is a minimax reading. Once a minimax reading
+/// has given up on its budget, `minimax` is cleared and later calls of the same solve follow
+/// stored lengths at once: each round of the shortest-mate search would otherwise spend the
+/// whole budget again (a 353-ply problem spent most of 30 s so).
+fn read_line(
+    s: &mut Search,
+    pos: &mut Position,
+    minimax: &mut bool,
+) -> Result<(Vec<Move>, bool), String> {
+    if *minimax {
+        // Reading is bounded absolutely: its memo takes about 40 bytes a position, and the
+        // process must stay within the table size plus 64 MB. The budget is not tied to this
+        // search's nodes: with a warm table (a second `go mate` on the same position) the
+        // proofs were built by an earlier search, and a budget of half of this one's few nodes
+        // gave up on the reading, so the answer fell back to stored lengths and printed a
+        // 187-ply line with a short defence where the cold search had printed 403 (issue 20,
+        // item 1).
+        match line::read_minimax(s, pos, MINIMAX_MAX_POSITIONS) {
+            Ok(l) => match line::verify(pos, &l, s.attacker()) {
+                Ok(()) => return Ok((l, true)),
+                Err(e) => log::warn!("minimax line failed verification: {e}"),
+            },
+            Err(gave_up) => *minimax = !gave_up,
+        }
+        log::debug!("minimax reading failed; following stored lengths");
+    }
+    let (l, _) = line::walk(s, pos, line::Target::Any)?;
+    line::verify(pos, &l, s.attacker())?;
+    Ok((l, false))
+}
+
+/// The shortest mate proven so far: the proof's length, or a minimax line's if shorter.
+fn proven_bound(proof_len: u16, line: &[Move], minimax: bool) -> usize {
+    let proof_len = proof_len as usize;
+    if minimax {
+        proof_len.min(line.len())
+    } else {
+        proof_len
+    }
+}
+
+/// The proof claims a length over the limit it was searched with: stop rather than loop.
+fn l_is_stuck(proven_len: usize, limit: u32) -> bool {
+    proven_len > limit as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mate::{Solver, Threshold};
+    use std::sync::atomic::AtomicBool;
+
+    const BRIEF: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
+
+    /// Issue 20, item 3: `--threshold kh` looped for good in the shortest-mate rounds; the rule
+    /// is gone, and the default rule's post-search ends on the same problem.
+    #[test]
+    fn kh_threshold_dropped_and_post_search_ends_item3() {
+        assert_eq!(Threshold::parse("kh"), None);
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        let limits = Limits {
+            nodes: Some(2_000_000),
+            ..Limits::default()
+        };
+        let r = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        assert!(
+            matches!(&r.outcome, Outcome::Mate(l) if l.len() == 9),
+            "{:?}",
+            r.outcome
+        );
+        assert!(r.status.unwrap().established());
+    }
+
+    /// Issue 20, item 7: `--nodes 10` searched 256 nodes (the polling interval).
+    #[test]
+    fn node_limit_is_exact_item7() {
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        for n in [1, 10, 300] {
+            let limits = Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            };
+            let r = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+            assert_eq!(r.stats.nodes, n);
+            if n < 100 {
+                assert_eq!(r.outcome, Outcome::Unknown(UnknownReason::Nodes));
+            } else {
+                // Mate proven, then stopped in the shortest-mate rounds: not minimal.
+                assert!(!r.status.unwrap().minimal());
+            }
+            solver.clear();
+        }
+    }
+
+    /// Issue 20, item 2: a search stopped during the shortest-mate rounds returned its line
+    /// with nothing said about it. The status says the shortest is not proven.
+    #[test]
+    fn stopped_shortest_search_reports_an_interval_item2() {
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        let first = solver.solve(
+            &pos,
+            &Limits {
+                post_search: PostSearch::None,
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let Outcome::Mate(line) = first.outcome else {
+            panic!("{:?}", first.outcome)
+        };
+        let st = first.status.unwrap();
+        // Without a post-search nothing shorter was refuted.
+        assert!(!st.minimal() && !st.established(), "{st:?}");
+        assert!(
+            st.describe().contains("shortest mate not proven"),
+            "{}",
+            st.describe()
+        );
+        assert_eq!(st.line_len as usize, line.len());
+    }
+
+    /// Issue 20, item 8: a defender-to-move root (the attacker has no king) is searched as a
+    /// defender node; the line starts with the defender's move and has even length.
+    #[test]
+    fn defender_to_move_root_item8() {
+        // After B*1c of the issue's example: White to move, Black has no king.
+        let mut pos =
+            Position::from_sfen("7l1/9/4g1+P2/6S1g/6k2/5ppp1/9/9/9 b BGS2rbg2s4n3l14p 1").unwrap();
+        pos.do_move(Move::from_usi("B*1c").unwrap());
+        let mut solver = Solver::new(16);
+        let r = solver.solve(
+            &pos,
+            &Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(r.defender_root);
+        let Outcome::Mate(line) = r.outcome else {
+            panic!("{:?}", r.outcome)
+        };
+        assert_eq!(line.len() % 2, 0);
+        line::verify(&pos, &line, pos.side_to_move().flip()).unwrap();
+        assert!(r.status.unwrap().established());
+    }
+}

@@ -1,0 +1,241 @@
+//! Reading the mating line by minimax over the proofs stored in the table: the line whose
+//! length the attacker can force with the proofs at hand (a proven bound, never below the true
+//! minimum), with the defender's longest defences and the composers' spare-pieces tie-break.
+
+use super::super::dfpn::{node_moves, Search};
+use crate::shogi::{Move, Position};
+use std::collections::{HashMap, HashSet};
+
+/// Reads the line by minimax over the proofs stored in the table: at attacker nodes the proven
+/// check whose own reading is shortest (checks are read in the order of their stored lengths,
+/// and only while one could still be shorter than the best found, which keeps the reading near
+/// the size of one solution tree), at defender nodes the evasion whose reading is longest
+/// (every evasion must be proven), ties broken towards fewer pieces left in the attacker's hand
+/// at the end (駒余り), then a board move before a drop at defender nodes. Memoised by
+/// position; a failure caused by repeating a position of the reading path is not memoised
+/// (it holds on that path only, as in the search).
+///
+/// Stored lengths are upper bounds, often loose (a node proven early by a long mate keeps that
+/// length), so a defender choosing by stored length can pick a defence that is mated faster
+/// than another: a famous 19-ply problem was read as 15 plies. The minimax value is the length
+/// the attacker can force with the proofs at hand, so it is never below the true minimum, and
+/// it is itself a proven bound for the shortest-mate post-search.
+///
+/// A defence whose position has no readable proof (an entry replaced or collected) is proven
+/// again with the reading path as the search path, up to `MAX_REPROVES` times. `None` when the
+/// table still lacks a proof on the way (the caller falls back to `extract`) or when a defence
+/// would repeat a position of the reading path; `Err(true)` when it gave up: more than
+/// `budget` positions visited, or the search stopped. The line is not verified here (the
+/// driver verifies every line it accepts).
+pub(crate) fn read_minimax(
+    s: &mut Search,
+    root: &Position,
+    budget: usize,
+) -> Result<Vec<Move>, bool> {
+    let mut m = Minimax {
+        memo: HashMap::new(),
+        unproven: HashSet::new(),
+        path: Vec::new(),
+        moves: Vec::new(),
+        root: root.clone(),
+        gap: false,
+        reproves: 0,
+        low: usize::MAX,
+        visits: 0,
+        budget,
+        failed: false,
+    };
+    let mut pos = root.clone();
+    let or_root = pos.side_to_move() == s.attacker();
+    let v = m.value(s, &mut pos, or_root);
+    log::debug!(
+        "minimax reading: {:?} after {} positions, {} proven again{}",
+        v,
+        m.visits,
+        m.reproves,
+        if m.failed { " (gave up)" } else { "" }
+    );
+    if v.is_none() {
+        return Err(m.failed);
+    }
+    let mut line = Vec::new();
+    while let Some(&(len, _, best)) = m.memo.get(&pos.key()) {
+        if len == 0 || best == Move::NONE {
+            break;
+        }
+        line.push(best);
+        pos.do_move(best);
+    }
+    Ok(line)
+}
+
+struct Minimax {
+    /// Position key → (plies to mate, attacker's spare pieces at the end, move to play).
+    memo: HashMap<u64, (u16, u32, Move)>,
+    /// Positions with no usable proof from here (forgotten after a table gap is proven again).
+    unproven: HashSet<u64>,
+    path: Vec<u64>,
+    /// The moves from the root to the current node.
+    moves: Vec<Move>,
+    root: Position,
+    /// The last `child_value` failed for want of a proof (not by repetition).
+    gap: bool,
+    reproves: usize,
+    /// Smallest path index that a repetition met below the current node returned to.
+    low: usize,
+    visits: usize,
+    budget: usize,
+    failed: bool,
+}
+
+/// The stored proof length of `pos`, if the table proves it.
+fn stored_proof(s: &Search, pos: &Position) -> Option<u16> {
+    let v = s.stored(pos);
+    (v.pn == 0).then_some(v.len)
+}
+
+/// Table gaps proven again during one minimax reading (each is a df-pn search).
+const MAX_REPROVES: usize = 2048;
+
+impl Minimax {
+    /// The value of the child `pos` of the node at path index `me`; sets `gap` when it failed
+    /// for want of a proof rather than by repeating a position at or above `me`. A child is
+    /// read if it is proven in the table or is a mate (in one) seen at once: such cheap proofs
+    /// are the first entries replacement drops.
+    fn child_value(
+        &mut self,
+        s: &mut Search,
+        pos: &mut Position,
+        or: bool,
+        me: usize,
+    ) -> Option<(u16, u32)> {
+        let outer = std::mem::replace(&mut self.low, usize::MAX);
+        let proven = stored_proof(s, pos).is_some()
+            || if or {
+                pos.mate_in_one().is_some()
+            } else {
+                pos.is_checkmated()
+            };
+        let v = if proven { self.value(s, pos, or) } else { None };
+        self.gap = v.is_none() && self.low > me;
+        self.low = self.low.min(outer);
+        v
+    }
+
+    fn value(&mut self, s: &mut Search, pos: &mut Position, or: bool) -> Option<(u16, u32)> {
+        let key = pos.key();
+        if let Some(&(len, spare, _)) = self.memo.get(&key) {
+            return Some((len, spare));
+        }
+        if self.failed || self.unproven.contains(&key) {
+            return None;
+        }
+        if let Some(i) = self.path.iter().position(|&k| k == key) {
+            self.low = self.low.min(i);
+            return None;
+        }
+        self.visits += 1;
+        if self.visits > self.budget || (self.visits.is_multiple_of(4096) && s.check_abort()) {
+            self.failed = true;
+            return None;
+        }
+        let list = node_moves(pos, or);
+        if !or && list.is_empty() {
+            let spare = pos.hand(s.attacker()).total();
+            self.memo.insert(key, (0, spare, Move::NONE));
+            return Some((0, spare));
+        }
+        let me = self.path.len();
+        let outer_low = std::mem::replace(&mut self.low, usize::MAX);
+        self.path.push(key);
+        // (plies, spare, move)
+        let mut best: Option<(u16, u32, Move)> = None;
+        // Checks in the order of their stored lengths, and only those whose stored length
+        // could still beat the best found (a heuristic bound: it keeps the reading near the
+        // size of one solution tree; the value stays a proven bound).
+        let mut moves: Vec<(Move, u16)> = Vec::with_capacity(list.len());
+        for &m in list.as_slice() {
+            if or {
+                pos.do_move(m);
+                let l = stored_proof(s, pos).or_else(|| pos.is_checkmated().then_some(0));
+                pos.undo_move();
+                if let Some(l) = l {
+                    moves.push((m, l));
+                }
+            } else {
+                moves.push((m, 0));
+            }
+        }
+        if or {
+            moves.sort_by_key(|&(_, l)| l);
+        }
+        for &(m, stored) in &moves {
+            if or && best.is_some_and(|(bl, _, _)| stored.saturating_add(1) >= bl) {
+                break;
+            }
+            pos.do_move(m);
+            self.moves.push(m);
+            let mut v = self.child_value(s, pos, !or, me);
+            if v.is_none() && !or && self.gap && self.reproves < MAX_REPROVES && !self.failed {
+                // A table gap below a defence (an entry replaced or collected): prove that
+                // position again with the reading path as the search path, then read it anew.
+                self.reproves += 1;
+                self.moves.pop();
+                pos.undo_move();
+                let limit = s.limit();
+                s.prove_at(&self.root, &self.moves, Some(m), limit);
+                pos.do_move(m);
+                self.moves.push(m);
+                self.unproven.clear();
+                v = self.child_value(s, pos, !or, me);
+            }
+            self.moves.pop();
+            pos.undo_move();
+            match v {
+                Some((len, spare)) => {
+                    let len = len.saturating_add(1);
+                    let better = best.is_none_or(|(bl, bs, bm)| {
+                        if or {
+                            (len, spare) < (bl, bs)
+                        } else {
+                            len > bl
+                                || (len == bl
+                                    && (spare < bs
+                                        || (spare == bs && bm.is_drop() && !m.is_drop())))
+                        }
+                    });
+                    if better {
+                        best = Some((len, spare, m));
+                    }
+                }
+                None if !or => {
+                    best = None;
+                    break;
+                }
+                None => {}
+            }
+            if self.failed {
+                break;
+            }
+        }
+        self.path.pop();
+        let low = self.low;
+        self.low = outer_low.min(low);
+        if self.failed {
+            return None;
+        }
+        // A failure caused by a repetition of a position above this one holds on this path
+        // only (as in the search: GHI), so it is not remembered; a found line is a finite
+        // mating strategy from here whatever the path, so it is.
+        match best {
+            Some(b) => {
+                self.memo.insert(key, b);
+            }
+            None if low >= me => {
+                self.unproven.insert(key);
+            }
+            None => {}
+        }
+        best.map(|(len, spare, _)| (len, spare))
+    }
+}

@@ -1,0 +1,163 @@
+//! What a search returns: the outcome (a verified mating line, a proven "no mate", or
+//! undecided with the reason), what is established about a mating line (`MateStatus`), the
+//! statistics, and the progress reports sent while it runs.
+
+use crate::shogi::Move;
+use std::time::Duration;
+
+/// Why a search ended without an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownReason {
+    Stopped,
+    Time,
+    Nodes,
+    /// Found a proof but could not read a verified line from it (logged in detail).
+    Unverified(String),
+    /// The search reached the length limit everywhere it looked.
+    Depth,
+}
+
+impl std::fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownReason::Stopped => f.write_str("stopped"),
+            UnknownReason::Time => f.write_str("time limit reached"),
+            UnknownReason::Nodes => f.write_str("node limit reached"),
+            UnknownReason::Unverified(why) => write!(f, "mate proven but no verified line ({why})"),
+            UnknownReason::Depth => f.write_str("length limit reached"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A verified mating line from the root: attacker first (odd length), or, when the root is
+    /// a defender node (`SearchResult::defender_root`), defender first (even length).
+    Mate(Vec<Move>),
+    NoMate,
+    Unknown(UnknownReason),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub nodes: u64,
+    pub time: Duration,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
+    /// Children found repeating a position of the current path (or a path-dependent failure
+    /// remembered for exactly this path): failures that hold on this path only (GHI) and are
+    /// never stored in the table as disproofs.
+    pub repetitions: u64,
+}
+
+impl Stats {
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s <= 0.0 {
+            0
+        } else {
+            (self.nodes as f64 / s) as u64
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub outcome: Outcome,
+    pub stats: Stats,
+    /// With `Outcome::Unknown` after a stop: a proven, verified line found before the stop
+    /// (possibly not the shortest), if any.
+    pub best_mate: Option<Vec<Move>>,
+    /// What is established about the line of `Outcome::Mate` (or `best_mate`).
+    pub status: Option<MateStatus>,
+    /// The root was searched as a defender node: the side to move is the one being mated, and
+    /// the line starts with its move.
+    pub defender_root: bool,
+}
+
+impl SearchResult {
+    /// A result with nothing established (for searches that did not run).
+    pub fn unknown(reason: UnknownReason) -> SearchResult {
+        SearchResult {
+            outcome: Outcome::Unknown(reason),
+            stats: Stats::default(),
+            best_mate: None,
+            status: None,
+            defender_root: false,
+        }
+    }
+}
+
+/// What is established about a reported mating line. Lengths are in plies, counted from the
+/// root; every legal defence counts (strict length).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateStatus {
+    /// A mate within `upper` plies is proven (the shortest proof found). The line shown may be
+    /// longer (it was not read before the search ended) or, when its defences are not proven
+    /// longest, shorter.
+    pub upper: u32,
+    /// No mate within fewer plies exists (proven; the trivial bound when nothing was refuted).
+    pub lower: u32,
+    /// Every defender move of the line is proven a longest defence: the line has the proven
+    /// minimal length and each defence was shown to have no shorter mate, or the defender had
+    /// one legal move only.
+    pub longest_defences: bool,
+    /// Length of the strict line (before the composers' presentation, if any).
+    pub line_len: u32,
+    /// The line shown is the composers' presentation (useless interpositions omitted) of the
+    /// strict line.
+    pub composed: bool,
+}
+
+impl MateStatus {
+    /// The shortest mate is known exactly.
+    pub fn minimal(&self) -> bool {
+        self.lower >= self.upper
+    }
+
+    /// The line is a shortest mate with longest defences: nothing is left to say.
+    pub fn established(&self) -> bool {
+        self.minimal() && self.longest_defences && self.line_len == self.upper
+    }
+
+    /// One sentence for people (USI `info string`, `solve`'s report) on what is established.
+    pub fn describe(&self) -> String {
+        let n = self.line_len;
+        let defences = if self.longest_defences {
+            "every defence on the line is a longest defence"
+        } else {
+            "the line's defences are not all proven longest (a defender could last longer)"
+        };
+        let mut text = if self.minimal() {
+            if n == self.upper {
+                format!("mate in {n}: shortest proven; {defences}")
+            } else {
+                format!(
+                    "the shortest mate is proven to take {} plies, but the line shown has {n} \
+                     (the search ended before the shortest line was read); {defences}",
+                    self.upper
+                )
+            }
+        } else {
+            format!(
+                "line of {n} plies; shortest mate not proven: between {} and {} plies; \
+                 {defences}",
+                self.lower, self.upper
+            )
+        };
+        if self.composed {
+            text.push_str(
+                "; shown as composers count (useless interpositions omitted), lengths strict",
+            );
+        }
+        text
+    }
+}
+
+/// Progress report passed to the callback every `Limits::info_interval`.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub stats: Stats,
+    /// The current best line if a mate is already proven (shortest search still running).
+    pub pv: Option<Vec<Move>>,
+}
