@@ -345,6 +345,18 @@ mod tests {
     use super::*;
     use crate::shogi::{Move, PieceKind};
 
+    /// Stores (pn, dn, len) for (key, hand) with no parent and the given effort.
+    fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), amount: u32) {
+        let v = Value {
+            pn,
+            dn,
+            hand,
+            len,
+            best: Move::NONE,
+        };
+        t.store(key, v, 0, amount);
+    }
+
     fn hand(kinds: &[PieceKind]) -> Hand {
         let mut h = Hand::EMPTY;
         for &k in kinds {
@@ -359,18 +371,7 @@ mod tests {
         let g = hand(&[PieceKind::Gold]);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
         let s = hand(&[PieceKind::Silver]);
-        t.store(
-            42,
-            Value {
-                pn: 0,
-                dn: INF,
-                hand: g,
-                len: 3,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 42, g, (0, INF, 3), 1);
         assert_eq!(
             t.probe(42, gs, u32::MAX).v.pn,
             0,
@@ -378,18 +379,7 @@ mod tests {
         );
         assert_ne!(t.probe(42, s, u32::MAX).v.pn, 0, "other hand does not");
         assert!(!t.probe(43, gs, u32::MAX).found, "other key never matches");
-        t.store(
-            7,
-            Value {
-                pn: INF,
-                dn: 0,
-                hand: gs,
-                len: NO_MATE,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 7, gs, (INF, 0, NO_MATE), 1);
         assert_eq!(
             t.probe(7, g, u32::MAX).v.dn,
             0,
@@ -403,30 +393,8 @@ mod tests {
         let mut t = Table::new(1);
         let g = hand(&[PieceKind::Gold]);
         // Mate within 11 plies, no mate within 9: both true at once, both kept.
-        t.store(
-            11,
-            Value {
-                pn: 0,
-                dn: INF,
-                hand: g,
-                len: 11,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
-        t.store(
-            11,
-            Value {
-                pn: INF,
-                dn: 0,
-                hand: g,
-                len: 9,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 11, g, (0, INF, 11), 1);
+        put(&mut t, 11, g, (INF, 0, 9), 1);
         assert_eq!(t.probe(11, g, 11).v.pn, 0, "proof within its length");
         assert_eq!(t.probe(11, g, u32::MAX).v.pn, 0, "proof without limit");
         let p = t.probe(11, g, 10);
@@ -435,60 +403,16 @@ mod tests {
         assert_eq!(t.probe(11, g, 3).v.dn, 0, "and any shorter one");
         assert_eq!(t.probe(11, Hand::EMPTY, 9).v.dn, 0, "inferior hand");
         // An unsolved entry for a longer limit sits beside the disproof.
-        t.store(
-            11,
-            Value {
-                pn: 4,
-                dn: 6,
-                hand: g,
-                len: 0,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 11, g, (4, 6, 0), 1);
         assert_eq!(t.probe(11, g, 9).v.dn, 0, "disproof kept");
         assert_eq!((t.probe(11, g, 10).v.pn, t.probe(11, g, 10).v.dn), (4, 6));
         // A longer disproof replaces the shorter; a shorter proof the longer.
-        t.store(
-            11,
-            Value {
-                pn: INF,
-                dn: 0,
-                hand: g,
-                len: 10,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 11, g, (INF, 0, 10), 1);
         assert_eq!(t.probe(11, g, 10).v.dn, 0);
-        t.store(
-            11,
-            Value {
-                pn: 0,
-                dn: INF,
-                hand: g,
-                len: 13,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 11, g, (0, INF, 13), 1);
         assert_eq!(t.probe(11, g, 12).v.len, 11, "the shorter proof stays");
         // Unconditional disproof.
-        t.store(
-            12,
-            Value {
-                pn: INF,
-                dn: 0,
-                hand: g,
-                len: NO_MATE,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 12, g, (INF, 0, NO_MATE), 1);
         assert_eq!(t.probe(12, g, u32::MAX).v.dn, 0);
     }
 
@@ -497,33 +421,11 @@ mod tests {
         let mut t = Table::new(1);
         let g = hand(&[PieceKind::Gold]);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
-        t.store(
-            9,
-            Value {
-                pn: 5,
-                dn: 7,
-                hand: g,
-                len: 0,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 9, g, (5, 7, 0), 1);
         let p = t.probe(9, gs, u32::MAX);
         assert_eq!(p.v.dn, 7, "superior hand: dn at least the inferior's");
         assert_eq!(p.v.pn, 1);
-        t.store(
-            9,
-            Value {
-                pn: 4,
-                dn: 2,
-                hand: gs,
-                len: 0,
-                best: Move::NONE,
-            },
-            0,
-            1,
-        );
+        put(&mut t, 9, gs, (4, 2, 0), 1);
         let p = t.probe(9, g, u32::MAX);
         assert_eq!(
             (p.v.pn, p.v.dn),
@@ -536,31 +438,9 @@ mod tests {
     fn gc_keeps_solved_and_expensive_entries() {
         let mut t = Table::new(1);
         for k in 1..2000u64 {
-            t.store(
-                k << 20,
-                Value {
-                    pn: 3,
-                    dn: 3,
-                    hand: Hand::EMPTY,
-                    len: 0,
-                    best: Move::NONE,
-                },
-                0,
-                k as u32,
-            );
+            put(&mut t, k << 20, Hand::EMPTY, (3, 3, 0), k as u32);
         }
-        t.store(
-            5 << 40,
-            Value {
-                pn: 0,
-                dn: INF,
-                hand: Hand::EMPTY,
-                len: 1,
-                best: Move::NONE,
-            },
-            0,
-            0,
-        );
+        put(&mut t, 5 << 40, Hand::EMPTY, (0, INF, 1), 0);
         t.gc();
         assert!(t.probe(5 << 40, Hand::EMPTY, u32::MAX).found);
         assert!(t.probe(1999 << 20, Hand::EMPTY, u32::MAX).found);
