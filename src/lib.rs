@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! tsumugi: a tsume-shogi (mate problem) solver speaking USI.
 //!
 //! Layers, arrows pointing down only: `usi` (protocol) → `mate` (search) → `shogi` (rules).

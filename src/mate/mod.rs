@@ -29,7 +29,9 @@ use std::time::Duration;
 /// Limits of one search. `None` means unlimited.
 #[derive(Clone, Debug)]
 pub struct Limits {
+    /// Wall-clock time of the whole solve (first proof, post-search and line reading).
     pub time: Option<Duration>,
+    /// Nodes of the whole solve (exact: the search stops at this count).
     pub nodes: Option<u64>,
     /// Longest mate (in plies) to look for; deeper lines count as failures on that path.
     pub max_plies: Option<u32>,
@@ -60,12 +62,16 @@ impl Default for Limits {
 /// `line::compose`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PostSearch {
+    /// Stop at the first proof.
     None,
+    /// Prove the shortest mate, every legal defence counted (strict length).
     Shortest,
+    /// The shortest mate, shown as composers count it.
     Composer,
 }
 
 impl PostSearch {
+    /// Parses `none`, `shortest` or `composer` (any case).
     pub fn parse(s: &str) -> Option<PostSearch> {
         match s.to_ascii_lowercase().as_str() {
             "none" => Some(PostSearch::None),
@@ -75,6 +81,7 @@ impl PostSearch {
         }
     }
 
+    /// The name `parse` reads.
     pub fn name(self) -> &'static str {
         match self {
             PostSearch::None => "none",

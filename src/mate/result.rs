@@ -8,8 +8,11 @@ use std::time::Duration;
 /// Why a search ended without an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnknownReason {
+    /// The stop flag was raised.
     Stopped,
+    /// The time limit ran out.
     Time,
+    /// The node limit ran out.
     Nodes,
     /// Found a proof but could not read a verified line from it (logged in detail).
     Unverified(String),
@@ -29,18 +32,24 @@ impl std::fmt::Display for UnknownReason {
     }
 }
 
+/// What a search established about the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// A verified mating line from the root: attacker first (odd length), or, when the root is
     /// a defender node (`SearchResult::defender_root`), defender first (even length).
     Mate(Vec<Move>),
+    /// No mate at any length (proven; never said on a guess).
     NoMate,
+    /// Undecided, and why.
     Unknown(UnknownReason),
 }
 
+/// Counters of a search.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
+    /// Nodes searched (every `mid` call, line readings' proofs included).
     pub nodes: u64,
+    /// Time since the search started.
     pub time: Duration,
     /// Table occupancy in permille.
     pub hashfull: u32,
@@ -51,6 +60,7 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Nodes per second (0 before any time has passed).
     pub fn nps(&self) -> u64 {
         let s = self.time.as_secs_f64();
         if s <= 0.0 {
@@ -61,9 +71,14 @@ impl Stats {
     }
 }
 
+/// The answer of `Solver::solve`. Every line in it (`Outcome::Mate`, `best_mate`) was replayed
+/// from the root and verified (legal moves, every attacker move a check, checkmate at the end;
+/// the composers' rules for a composed line) before it was returned.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
+    /// What was established.
     pub outcome: Outcome,
+    /// Counters at the end.
     pub stats: Stats,
     /// With `Outcome::Unknown` after a stop: a proven, verified line found before the stop
     /// (possibly not the shortest), if any.
@@ -157,6 +172,7 @@ impl MateStatus {
 /// Progress report passed to the callback every `Limits::info_interval`.
 #[derive(Clone, Debug)]
 pub struct Progress {
+    /// Counters so far.
     pub stats: Stats,
     /// The current best line if a mate is already proven (shortest search still running).
     pub pv: Option<Vec<Move>>,

@@ -270,56 +270,67 @@ pub fn file_attack(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard((FILE_ATTACKS[sq.rank() as usize][idx] as u128) << shift)
 }
 
+/// Rook attacks along the rank only.
 #[inline(always)]
 pub fn rank_attack(sq: Square, occ: Bitboard) -> Bitboard {
     line_attack(sq, 0, occ)
 }
 
+/// Rook attacks from `sq` given occupancy `occ`.
 #[inline(always)]
 pub fn rook_attack(sq: Square, occ: Bitboard) -> Bitboard {
     file_attack(sq, occ) | line_attack(sq, 0, occ)
 }
 
+/// Bishop attacks from `sq` given occupancy `occ`.
 #[inline(always)]
 pub fn bishop_attack(sq: Square, occ: Bitboard) -> Bitboard {
     line_attack(sq, 1, occ) | line_attack(sq, 2, occ)
 }
 
+/// Lance attacks of colour `c` from `sq`: straight ahead up to the first piece.
 #[inline(always)]
 pub fn lance_attack(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     file_attack(sq, occ) & FORWARD[c.index()][sq.index()]
 }
 
+/// Horse attacks: bishop lines plus the one-step king moves.
 #[inline(always)]
 pub fn horse_attack(sq: Square, occ: Bitboard) -> Bitboard {
     bishop_attack(sq, occ) | KING[0][sq.index()]
 }
 
+/// Dragon attacks: rook lines plus the one-step king moves.
 #[inline(always)]
 pub fn dragon_attack(sq: Square, occ: Bitboard) -> Bitboard {
     rook_attack(sq, occ) | KING[0][sq.index()]
 }
 
+/// Pawn attack of colour `c` from `sq`: the square straight ahead.
 #[inline(always)]
 pub fn pawn_attack(c: Color, sq: Square) -> Bitboard {
     PAWN[c.index()][sq.index()]
 }
 
+/// Knight jumps of colour `c` from `sq` (two squares forward, one sideways).
 #[inline(always)]
 pub fn knight_attack(c: Color, sq: Square) -> Bitboard {
     KNIGHT[c.index()][sq.index()]
 }
 
+/// Silver steps of colour `c` from `sq` (diagonals and straight forward).
 #[inline(always)]
 pub fn silver_attack(c: Color, sq: Square) -> Bitboard {
     SILVER[c.index()][sq.index()]
 }
 
+/// Gold steps of colour `c` from `sq` (orthogonals and forward diagonals).
 #[inline(always)]
 pub fn gold_attack(c: Color, sq: Square) -> Bitboard {
     GOLD[c.index()][sq.index()]
 }
 
+/// King steps from `sq` (all eight neighbours).
 #[inline(always)]
 pub fn king_attack(sq: Square) -> Bitboard {
     KING[0][sq.index()]
@@ -331,11 +342,13 @@ pub fn lance_pseudo(c: Color, sq: Square) -> Bitboard {
     FORWARD[c.index()][sq.index()]
 }
 
+/// Empty-board bishop reach from `sq`.
 #[inline(always)]
 pub fn bishop_pseudo(sq: Square) -> Bitboard {
     PSEUDO[1][sq.index()]
 }
 
+/// Empty-board rook reach from `sq`.
 #[inline(always)]
 pub fn rook_pseudo(sq: Square) -> Bitboard {
     PSEUDO[0][sq.index()]

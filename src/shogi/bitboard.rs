@@ -7,6 +7,7 @@
 use super::types::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of board squares, one bit per square (see module docs).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
@@ -14,39 +15,48 @@ pub struct Bitboard(pub u128);
 pub const BOARD_MASK: u128 = (1u128 << 81) - 1;
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 81 squares.
     pub const ALL: Bitboard = Bitboard(BOARD_MASK);
 
+    /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
     }
 
+    /// Whether no square is set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether at least one square is set.
     #[inline(always)]
     pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 
+    /// Whether `sq` is set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         (self.0 >> sq.index()) & 1 != 0
     }
 
+    /// Adds `sq`.
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
         self.0 |= 1u128 << sq.index();
     }
 
+    /// Removes `sq`.
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1u128 << sq.index());
     }
 
+    /// Number of squares set.
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -77,6 +87,7 @@ impl Bitboard {
         }
     }
 
+    /// Squares in `self` but not in `o`.
     #[inline(always)]
     pub const fn and_not(self, o: Bitboard) -> Bitboard {
         Bitboard(self.0 & !o.0)
@@ -88,6 +99,7 @@ impl Bitboard {
         self.0 as u64
     }
 
+    /// The high 64 bits (squares 64..81), for PEXT.
     #[inline(always)]
     pub const fn hi(self) -> u64 {
         (self.0 >> 64) as u64

@@ -17,6 +17,7 @@
 use super::types::PieceKind;
 use std::fmt;
 
+/// The pieces one side holds in hand, packed per kind (see module docs).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Hand(pub u32);
 
@@ -34,29 +35,34 @@ const FIELD_MASK: [u32; 7] = [
 const BORROW: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 20) | (1 << 23) | (1 << 27);
 
 impl Hand {
+    /// Nothing in hand.
     pub const EMPTY: Hand = Hand(0);
 
     /// Every piece a side could hold at most (18 pawns, 4 of each minor, 2 bishops, 2 rooks).
     pub const FULL: Hand =
         Hand(18 | (4 << 6) | (4 << 10) | (4 << 14) | (2 << 18) | (2 << 21) | (4 << 24));
 
+    /// How many of `k` are held.
     #[inline(always)]
     pub const fn count(self, k: PieceKind) -> u32 {
         let i = k as usize;
         (self.0 & FIELD_MASK[i]) >> SHIFT[i]
     }
 
+    /// Whether at least one `k` is held.
     #[inline(always)]
     pub const fn has(self, k: PieceKind) -> bool {
         self.0 & FIELD_MASK[k as usize] != 0
     }
 
+    /// Adds one `k` (a kind that can be held in hand).
     #[inline(always)]
     pub fn add(&mut self, k: PieceKind) {
         debug_assert!((k as usize) < 7);
         self.0 += 1 << SHIFT[k as usize];
     }
 
+    /// Removes one `k`, which must be held.
     #[inline(always)]
     pub fn sub(&mut self, k: PieceKind) {
         debug_assert!(self.has(k));
@@ -71,6 +77,7 @@ impl Hand {
         self.0 = (self.0 & !FIELD_MASK[i]) | (n << SHIFT[i]);
     }
 
+    /// Whether nothing is held.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0

@@ -13,6 +13,7 @@ use super::types::{Color, PieceKind, Square};
 /// Upper bound on legal moves in a shogi position is 593; round up.
 pub const MAX_MOVES: usize = 600;
 
+/// A fixed-capacity list of moves, kept on the stack.
 pub struct MoveList {
     moves: [Move; MAX_MOVES],
     len: usize,
@@ -25,6 +26,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
@@ -33,6 +35,7 @@ impl MoveList {
         }
     }
 
+    /// Appends `m`; the list must not be full.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES);
@@ -40,35 +43,42 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Number of moves in the list.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Empties the list.
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The moves, in the order pushed.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 
+    /// The moves, mutably (e.g. for reordering).
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
 
+    /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
 
+    /// Iterates over the moves in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
@@ -194,6 +204,7 @@ impl Position {
         }
     }
 
+    /// All legal moves of the side to move, in a new list.
     pub fn legal_move_list(&self) -> MoveList {
         let mut l = MoveList::new();
         self.legal_moves(&mut l);

@@ -6,27 +6,33 @@
 use super::types::{PieceKind, Square};
 use std::fmt;
 
+/// A move packed into 16 bits (see module docs).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(pub u16);
 
 impl Move {
+    /// The null move (0), never a real move.
     pub const NONE: Move = Move(0);
 
+    /// A board move from `from` to `to`, promoting if `promote`.
     #[inline(always)]
     pub const fn normal(from: Square, to: Square, promote: bool) -> Move {
         Move(to.index() as u16 | (from.index() as u16) << 7 | (promote as u16) << 14)
     }
 
+    /// A drop of a piece of kind `k` from the hand onto `to`.
     #[inline(always)]
     pub const fn drop(k: PieceKind, to: Square) -> Move {
         Move(to.index() as u16 | (81 + k as u16) << 7)
     }
 
+    /// Destination square.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 & 0x7f) as usize)
     }
 
+    /// Whether the move drops a piece from the hand.
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
         ((self.0 >> 7) & 0x7f) >= 81
@@ -46,11 +52,13 @@ impl Move {
         PieceKind::from_index((((self.0 >> 7) & 0x7f) - 81) as usize)
     }
 
+    /// Whether the move promotes the moving piece.
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
         self.0 & (1 << 14) != 0
     }
 
+    /// Whether this is `Move::NONE`.
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0

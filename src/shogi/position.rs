@@ -11,13 +11,19 @@ use super::zobrist;
 /// What `undo_move` needs, plus the keys of every earlier position for repetition detection.
 #[derive(Clone, Copy, Debug)]
 pub struct StateInfo {
+    /// Board key of the position before `mv`.
     pub board_key: u64,
+    /// Hand key of the position before `mv`.
     pub hand_key: u64,
+    /// Checkers of the position before `mv`.
     pub checkers: Bitboard,
+    /// Piece captured by `mv`, or `Piece::EMPTY`.
     pub captured: Piece,
+    /// The move made from that position.
     pub mv: Move,
 }
 
+/// A shogi position with its move history; moves are made and taken back in place.
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: [Piece; 81],
@@ -52,36 +58,43 @@ impl Position {
 
     // ---- accessors -------------------------------------------------------------------------
 
+    /// The side whose turn it is.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The piece on `sq` (`Piece::EMPTY` if none).
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Piece {
         self.board[sq.index()]
     }
 
+    /// The pieces `c` holds in hand.
     #[inline(always)]
     pub fn hand(&self, c: Color) -> Hand {
         self.hands[c.index()]
     }
 
+    /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// Pieces of colour `c`.
     #[inline(always)]
     pub fn pieces_of(&self, c: Color) -> Bitboard {
         self.by_color[c.index()]
     }
 
+    /// Pieces of kind `k`, both colours.
     #[inline(always)]
     pub fn pieces_kind(&self, k: PieceKind) -> Bitboard {
         self.by_kind[k.index()]
     }
 
+    /// Pieces of colour `c` and kind `k`.
     #[inline(always)]
     pub fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
         self.by_kind[k.index()] & self.by_color[c.index()]
@@ -134,6 +147,7 @@ impl Position {
         self.checkers
     }
 
+    /// Whether the side to move is in check.
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.checkers.is_nonempty()
@@ -145,6 +159,7 @@ impl Position {
         self.board_key
     }
 
+    /// Hand key: the pieces in both hands.
     #[inline(always)]
     pub fn hand_key(&self) -> u64 {
         self.hand_key
@@ -172,6 +187,7 @@ impl Position {
         &self.history
     }
 
+    /// Move number given by the SFEN at setup (moves made since are not added).
     pub fn move_number(&self) -> u32 {
         self.move_number
     }

@@ -18,6 +18,7 @@ use super::position::Position;
 use super::types::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
+/// SFEN of the initial position of an even game (平手).
 pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
 /// Why a SFEN was rejected.

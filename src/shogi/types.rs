@@ -10,13 +10,17 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// Black (先手), the side that moves first.
     Black = 0,
+    /// White (後手).
     White = 1,
 }
 
 impl Color {
+    /// Both colours, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
+    /// The other colour.
     #[inline(always)]
     pub const fn flip(self) -> Color {
         match self {
@@ -25,6 +29,7 @@ impl Color {
         }
     }
 
+    /// 0 for Black, 1 for White, for indexing per-colour arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -44,6 +49,7 @@ impl std::ops::Not for Color {
 pub struct Square(u8);
 
 impl Square {
+    /// Number of squares on the board.
     pub const NUM: usize = 81;
 
     /// From 0-based file (0 = file 1) and 0-based rank (0 = rank a).
@@ -53,12 +59,14 @@ impl Square {
         Square(file * 9 + rank)
     }
 
+    /// The square with index `i` (0..81).
     #[inline(always)]
     pub const fn from_index(i: usize) -> Square {
         debug_assert!(i < 81);
         Square(i as u8)
     }
 
+    /// Index 0..81 (file-major).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -102,6 +110,7 @@ impl Square {
         }
     }
 
+    /// Every square, in index order.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..81u8).map(Square)
     }
@@ -139,24 +148,40 @@ impl fmt::Debug for Square {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// Pawn (歩).
     Pawn = 0,
+    /// Lance (香).
     Lance = 1,
+    /// Knight (桂).
     Knight = 2,
+    /// Silver general (銀).
     Silver = 3,
+    /// Bishop (角).
     Bishop = 4,
+    /// Rook (飛).
     Rook = 5,
+    /// Gold general (金).
     Gold = 6,
+    /// King (玉).
     King = 7,
+    /// Promoted pawn (と).
     ProPawn = 8,
+    /// Promoted lance (成香).
     ProLance = 9,
+    /// Promoted knight (成桂).
     ProKnight = 10,
+    /// Promoted silver (成銀).
     ProSilver = 11,
+    /// Horse, promoted bishop (馬).
     Horse = 12,
+    /// Dragon, promoted rook (龍).
     Dragon = 13,
 }
 
 impl PieceKind {
+    /// Number of piece kinds.
     pub const NUM: usize = 14;
+    /// Every kind, in index order.
     pub const ALL: [PieceKind; 14] = [
         PieceKind::Pawn,
         PieceKind::Lance,
@@ -184,26 +209,31 @@ impl PieceKind {
         PieceKind::Gold,
     ];
 
+    /// The kind with index `i` (0..14).
     #[inline(always)]
     pub const fn from_index(i: usize) -> PieceKind {
         Self::ALL[i]
     }
 
+    /// Index 0..14 (the discriminant).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// Whether the kind can promote: pawn, lance, knight, silver, bishop or rook.
     #[inline(always)]
     pub const fn can_promote(self) -> bool {
         (self as u8) < 6
     }
 
+    /// Whether the kind is a promoted one.
     #[inline(always)]
     pub const fn is_promoted(self) -> bool {
         (self as u8) >= 8
     }
 
+    /// The promoted kind; only for kinds that `can_promote`.
     #[inline(always)]
     pub const fn promote(self) -> PieceKind {
         debug_assert!(self.can_promote());
@@ -253,6 +283,7 @@ impl PieceKind {
         }
     }
 
+    /// Kind of an SFEN letter of either case (unpromoted); `None` for any other character.
     pub fn from_sfen_char(c: char) -> Option<PieceKind> {
         Some(match c.to_ascii_uppercase() {
             'P' => PieceKind::Pawn,
@@ -293,13 +324,16 @@ impl PieceKind {
 pub struct Piece(u8);
 
 impl Piece {
+    /// No piece (an empty square).
     pub const EMPTY: Piece = Piece(0);
 
+    /// The piece of colour `c` and kind `k`.
     #[inline(always)]
     pub const fn new(c: Color, k: PieceKind) -> Piece {
         Piece(((c as u8) << 4) | (k as u8 + 1))
     }
 
+    /// Whether this is `Piece::EMPTY`.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
