@@ -34,6 +34,21 @@ fn minus(mut h: Hand, k: PieceKind) -> Hand {
     h
 }
 
+/// The attacker's hand at `pos` that corresponds to `child_hand` after the attacker's move `mv`:
+/// the dropped piece back in hand, the captured one out of it.
+#[inline]
+fn hand_before(pos: &Position, mv: Move, child_hand: Hand) -> Hand {
+    if mv.is_drop() {
+        return plus(child_hand, mv.drop_kind());
+    }
+    let cap = pos.piece_on(mv.to());
+    if cap.is_empty() {
+        child_hand
+    } else {
+        minus(child_hand, cap.kind().unpromote())
+    }
+}
+
 /// A child's disproof length seen from its parent: one ply more (`NO_MATE` stays).
 #[inline(always)]
 fn bound_up(len: u16) -> u16 {
@@ -105,15 +120,7 @@ impl Search<'_> {
                     .filter(|c| c.v.pn == 0)
                     .min_by_key(|c| c.v.len)
                     .expect("a proven child");
-                let mut ph = c.v.hand;
-                if c.mv.is_drop() {
-                    ph = plus(ph, c.mv.drop_kind());
-                } else {
-                    let cap = pos.piece_on(c.mv.to());
-                    if !cap.is_empty() {
-                        ph = minus(ph, cap.kind().unpromote());
-                    }
-                }
+                let ph = hand_before(pos, c.mv, c.v.hand);
                 let v = Value::proven(ph.min(hand), c.v.len.saturating_add(1), c.mv);
                 NodeResult { v, rep: false }
             } else {
@@ -124,16 +131,7 @@ impl Search<'_> {
                 let mut rep = false;
                 for c in ch {
                     bound = bound.min(bound_up(c.v.len));
-                    let mut h = c.v.hand;
-                    if c.mv.is_drop() {
-                        h = plus(h, c.mv.drop_kind());
-                    } else {
-                        let cap = pos.piece_on(c.mv.to());
-                        if !cap.is_empty() {
-                            h = minus(h, cap.kind().unpromote());
-                        }
-                    }
-                    dh = dh.min(h);
+                    dh = dh.min(hand_before(pos, c.mv, c.v.hand));
                     rep |= c.rep;
                 }
                 // A kind we lack might give a checking drop if we had it.

@@ -20,6 +20,16 @@ const MAX_LINE: usize = 20_000;
 /// Backtracks allowed while reading one line (each drops one move of the line and bans it).
 const MAX_BACKTRACKS: usize = 10_000;
 
+/// The node a walk chooses a move at: the line from the root to it, and its moves.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    root: &'a Position,
+    line: &'a [Move],
+    list: &'a MoveList,
+    /// The attacker is to move.
+    or: bool,
+}
+
 /// What a walk reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
@@ -71,20 +81,15 @@ pub(crate) fn walk(
                     }
                 }
             } else {
+                let at = At {
+                    root,
+                    line: &line,
+                    list: &list,
+                    or,
+                };
                 let chosen = match target {
-                    Target::Any => choose(
-                        s,
-                        root,
-                        &mut pos,
-                        &line,
-                        &list,
-                        or,
-                        &seen,
-                        &banned[line.len()],
-                    ),
-                    Target::Exactly(n) => {
-                        choose_exact(s, root, &mut pos, &line, &list, or, n, &mut exact)
-                    }
+                    Target::Any => choose(s, &at, &mut pos, &seen, &banned[line.len()]),
+                    Target::Exactly(n) => choose_exact(s, &at, &mut pos, n, &mut exact),
                 };
                 match chosen {
                     Ok(m) => {
@@ -148,17 +153,19 @@ pub(crate) fn walk(
 /// A check proven within `rem - 1` keeps V = rem - 1 (it cannot be less: V drops by at most one
 /// per attacker move); a defence with no mate within `rem - 3` has V ≥ rem - 1, and no defence
 /// has more, so it is a longest one.
-#[allow(clippy::too_many_arguments)]
 fn choose_exact(
     s: &mut Search,
-    root: &Position,
+    at: &At,
     pos: &mut Position,
-    line: &[Move],
-    list: &MoveList,
-    or: bool,
     target: usize,
     exact: &mut bool,
 ) -> Result<Move, String> {
+    let At {
+        root,
+        line,
+        list,
+        or,
+    } = *at;
     let rem = target - line.len();
     // Children with their stored proof lengths (None: not proven in the table).
     let probe = |s: &Search, pos: &mut Position, m: Move| {
@@ -218,17 +225,19 @@ fn choose_exact(
 
 /// The move to extend `line` with at `pos` (not a banned one), proving again what the table
 /// lost on the way (with the line as the search path).
-#[allow(clippy::too_many_arguments)]
 fn choose(
     s: &mut Search,
-    root: &Position,
+    at: &At,
     pos: &mut Position,
-    line: &[Move],
-    list: &MoveList,
-    or: bool,
     seen: &[u64],
     banned: &[Move],
 ) -> Result<Move, String> {
+    let At {
+        root,
+        line,
+        list,
+        or,
+    } = *at;
     for attempt in 0..3 {
         match pick(s, pos, list, or, seen, banned) {
             Pick::Chosen(m) => return Ok(m),
