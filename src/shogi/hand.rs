@@ -109,7 +109,7 @@ impl Hand {
         Hand(r)
     }
 
-    /// Bitmask of kinds present (bit i = PieceKind::HAND[i]).
+    /// Bitmask of kinds present (bit i = `PieceKind::HAND[i]`).
     #[inline]
     pub fn kinds_mask(self) -> u8 {
         let mut bits = 0u8;
