@@ -29,10 +29,12 @@
 //! * **Answers.** Every accepted `go mate` gets exactly one `checkmate` line; `go mate infinite`
 //!   answers as soon as the result is known (it does not wait for `stop`). If the time or node
 //!   limit runs out, or `stop` arrives, after a mate was proven (while the shortest one was
-//!   being searched) that mate is printed; otherwise `checkmate timeout`. Every mating line is
-//!   replayed and checked (legal, checks only, ends in mate) before it is printed; a line that
-//!   fails is reported with `info string error:` and not printed. The `checkmate` line is
-//!   preceded by a final `info time .. nodes .. nps .. hashfull ..` line (with `pv` when mate).
+//!   being searched) that mate is printed; otherwise `checkmate timeout`. Every mating line has
+//!   been replayed and checked (legal, checks only, ends in mate) by the mate layer before the
+//!   solver returns it (`Outcome::Mate` and `best_mate` alike), so it is printed as it is; a
+//!   proof without a verified line is undecided (`info string error: mate proven but no
+//!   verified line ...`, `checkmate timeout`). The `checkmate` line is preceded by a final
+//!   `info time .. nodes .. nps .. hashfull ..` line (with `pv` when mate).
 //! * **Info lines.** Every `PvInterval` ms during a search: `info time <ms> nodes <n> nps <n>
 //!   hashfull <permille>`, plus `pv <moves>` once a mate is proven. `PvInterval 0`: no periodic
 //!   lines (the final one is still sent).
