@@ -2,9 +2,12 @@
 //! the protocol (answers, stop, holds, deferrals) is tested independently of the real search.
 
 use super::*;
+use crate::mate::{Outcome, Progress, SearchResult, Stats, UnknownReason};
 use crate::usi::input::pump;
 use crate::usi::options;
+use parking_lot::Mutex;
 use std::io::Cursor;
+use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 
 const HEAD_MATE: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
@@ -765,51 +768,6 @@ fn build_position_names_the_fault() {
     assert!(e.contains("move 2 'K*5e' is not a USI move"), "{e}");
     let e = build_position(&spec(PositionBase::Sfen("9/9 b - 1".into()), "")).unwrap_err();
     assert!(e.starts_with("position: bad SFEN '9/9 b - 1': "), "{e}");
-}
-
-#[test]
-fn move_budget_rules() {
-    let go = |f: fn(&mut Go)| {
-        let mut g = Go::default();
-        f(&mut g);
-        g
-    };
-    let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
-    assert_eq!(ms(move_budget(&go(|_| {}), Color::Black)), Some(3000));
-    assert_eq!(
-        ms(move_budget(&go(|g| g.infinite = true), Color::Black)),
-        None
-    );
-    assert_eq!(
-        ms(move_budget(&go(|g| g.ponder = true), Color::Black)),
-        None
-    );
-    assert_eq!(
-        ms(move_budget(&go(|g| g.movetime = Some(500)), Color::Black)),
-        Some(500)
-    );
-    // White's clock: 10000/20 + 100 = 600, less 120.
-    let g = go(|g| {
-        g.btime = Some(0);
-        g.wtime = Some(10000);
-        g.winc = Some(100)
-    });
-    assert_eq!(ms(move_budget(&g, Color::White)), Some(480));
-    // Nothing left: the minimum.
-    let g = go(|g| {
-        g.btime = Some(0);
-        g.byoyomi = Some(0)
-    });
-    assert_eq!(ms(move_budget(&g, Color::Black)), Some(10));
-    let g = go(|g| g.btime = Some(u64::MAX));
-    assert_eq!(ms(move_budget(&g, Color::Black)), None);
-}
-
-#[test]
-fn sanitize_escapes_everything_but_printable_ascii() {
-    assert_eq!(sanitize("checkmate G*5b"), "checkmate G*5b");
-    assert_eq!(sanitize("a\rb\nc\u{0}"), "a\\rb\\nc\\u{0}");
-    assert_eq!(sanitize("日"), "\\u{65e5}");
 }
 
 /// The real solver behind the loop: a mate in 1, a mate in 3 and a no-mate.
