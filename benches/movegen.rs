@@ -21,29 +21,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tsumugi::shogi::{Move, MoveList, Position};
 
+// The tests' generator (one copy for tests and benches); this file uses only part of it.
+#[allow(dead_code)]
+#[path = "../tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 const RUNS: usize = 5;
-
-/// xorshift64* (seeded, deterministic).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-}
 
 fn problem_positions() -> Option<Vec<Position>> {
     let dir = std::env::var("TSUMUGI_PROBLEMS")
@@ -73,7 +57,9 @@ fn problem_positions() -> Option<Vec<Position>> {
     (!out.is_empty()).then_some(out)
 }
 
-/// A legal move, a check with probability 85% when there is one.
+/// A legal move, a check with probability 85% when there is one. Not `rng::pick`: that one
+/// draws its choices differently (and may prefer drops), and this bench keeps the positions it
+/// has always measured.
 fn pick(pos: &Position, list: &MoveList, rng: &mut Rng) -> Move {
     if rng.below(100) < 85 {
         let checks: Vec<Move> = list
@@ -90,7 +76,7 @@ fn pick(pos: &Position, list: &MoveList, rng: &mut Rng) -> Move {
 
 /// The starts, then `walks` walks of 1..=`depth` plies from each; every position reached is kept.
 fn with_walks(starts: Vec<Position>, walks: usize, depth: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::from_state(seed.wrapping_mul(rng::GOLDEN) | 1);
     let mut out = Vec::new();
     let mut list = MoveList::new();
     for p in &starts {

@@ -2,8 +2,12 @@
 //! independent legal-move oracle. See `oracle_moves` for why the oracle is assembled from the
 //! crate's primitives rather than taken from `all_legal_moves_partial` directly, and
 //! `oracle_moves_checked` for how the two are compared where the latter is usable.
+//!
+//! [`rng`]: the seeded random numbers and random moves of the randomized tests.
 
 #![allow(dead_code)]
+
+pub mod rng;
 
 use shogi_core::{
     Color as CColor, Hand as CHand, Move as CMove, PartialPosition, Piece as CPiece,
