@@ -17,11 +17,14 @@
 //! position and as ratios. `cargo bench --bench movegen`.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Instant;
 use tsumugi::shogi::{Move, MoveList, Position};
 
-// The tests' generator (one copy for tests and benches); this file uses only part of it.
+// The tests' problem-set reader and generator (one copy for tests and benches); this file uses
+// only part of each.
+#[allow(dead_code)]
+#[path = "../tests/common/problems.rs"]
+mod problems;
 #[allow(dead_code)]
 #[path = "../tests/common/rng.rs"]
 mod rng;
@@ -30,29 +33,15 @@ use rng::Rng;
 const RUNS: usize = 5;
 
 fn problem_positions() -> Option<Vec<Position>> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
+    for f in problems::set_files(&problems::problems_path()) {
+        let Some(rows) = problems::read_set(&f) else {
             continue;
         };
-        for line in text.lines() {
-            let sfen = line.split('\t').next().unwrap_or("").trim();
-            if sfen.is_empty() || sfen.starts_with('#') || sfen == "sfen" {
-                continue;
-            }
-            if let Ok(p) = Position::from_sfen(sfen) {
-                out.push(p);
-            }
-        }
+        out.extend(
+            rows.iter()
+                .filter_map(|r| Position::from_sfen(r.sfen()).ok()),
+        );
     }
     (!out.is_empty()).then_some(out)
 }

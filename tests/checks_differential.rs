@@ -13,9 +13,10 @@
 //! the mover's own check.)
 //!
 //! Positions, every one compared in full:
-//! * seeded random playouts (the xorshift PRNG of `common::rng`) from the start position and from mate-problem
-//!   starts (kings only, most pieces in hand; no attacker king; White to move), biased towards
-//!   checking moves and drops, so that many positions are in check and have pieces in hand;
+//! * seeded random playouts (the xorshift PRNG of `common::rng`) from the start position and
+//!   from mate-problem starts (kings only, most pieces in hand; no attacker king; White to
+//!   move), biased towards checking moves and drops, so that many positions are in check and
+//!   have pieces in hand;
 //! * every position of the problem sets in `$TSUMUGI_PROBLEMS` (default `../shared/problems`;
 //!   all `*.tsv`, first column SFEN; header, comment and blank lines skipped; SFENs our parser
 //!   rejects are counted and skipped), when the folder exists;
@@ -35,6 +36,7 @@
 
 mod common;
 
+use common::problems::{read_set, set_files};
 use common::rng::{pick, Rng};
 use common::{oracle_moves_checked, to_partial, OracleInfo};
 use shogi_core::{
@@ -389,7 +391,7 @@ fn random_playouts(target: u64, seed: u64, st: &mut Stats) {
 }
 
 fn problems_dir() -> Option<PathBuf> {
-    let dir = common::problems_dir();
+    let dir = common::problems::problems_dir();
     if dir.is_none() {
         eprintln!("  (only random positions are compared)");
     }
@@ -402,25 +404,10 @@ fn problem_positions(rejected: &mut u64) -> Vec<Position> {
     let Some(dir) = problems_dir() else {
         return Vec::new();
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("read problem dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("read problem file");
-        for line in text.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let sfen = line.split('\t').next().unwrap_or("").trim();
-            if sfen == "sfen" {
-                continue; // header
-            }
-            match Position::from_sfen(sfen) {
+    for f in set_files(&dir) {
+        for row in read_set(&f).expect("read problem file") {
+            match Position::from_sfen(row.sfen()) {
                 Ok(p) => out.push(p),
                 Err(_) => *rejected += 1,
             }
