@@ -8,7 +8,7 @@
 //! * [`args`]: splitting arguments into options and words, usage errors, exit codes.
 //! * [`output`]: writing result and diagnostic lines (the closed-pipe rule).
 //! * [`solve`]: `tsumugi solve`, one position solved and explained.
-//! * [`bench`]: `tsumugi bench`, the built-in positions and their node signature.
+//! * [`bench`](mod@bench): `tsumugi bench`, the built-in positions and their node signature.
 //! * [`rules`]: `tsumugi perft` and `tsumugi moves`, the move generator from the command line.
 
 pub mod args;

@@ -9,7 +9,7 @@
 //! * the *search thread* ([`super::search_thread`], started once) receives jobs over a channel,
 //!   runs the solver, and writes the `info` lines and the final answer itself.
 //!
-//! What the two share is [`super::search_thread::Shared`]; how long a search may run is
+//! What the two share is `search_thread::Shared`; how long a search may run is
 //! [`super::clock`]'s business, and what is written in reply is [`super::reply`]'s.
 
 use super::clock::{move_budget, ms_limit, MATE_BACKSTOP, MOVE_BACKSTOP};

@@ -2,7 +2,7 @@
 //! solver on them, and writes each job's `info` lines and answer itself, so the protocol loop
 //! never waits for a search.
 //!
-//! [`Shared`] is what the two threads share: the output together with the record of the running
+//! `Shared` is what the two threads share: the output together with the record of the running
 //! search (one lock, see [`super::output`]), the solver behind another lock (held by the search
 //! thread while it searches; the protocol loop touches it only when no search is active), and
 //! the atomic stop flag polled by the solver. [`Backend`] is what the engine needs from a
