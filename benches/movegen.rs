@@ -17,63 +17,38 @@
 //! position and as ratios. `cargo bench --bench movegen`.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Instant;
 use tsumugi::shogi::{Move, MoveList, Position};
 
+// The tests' problem-set reader and generator (one copy for tests and benches); this file uses
+// only part of each.
+#[allow(dead_code)]
+#[path = "../tests/common/problems.rs"]
+mod problems;
+#[allow(dead_code)]
+#[path = "../tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 const RUNS: usize = 5;
 
-/// xorshift64* (seeded, deterministic).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-}
-
 fn problem_positions() -> Option<Vec<Position>> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
+    for f in problems::set_files(&problems::problems_path()) {
+        let Some(rows) = problems::read_set(&f) else {
             continue;
         };
-        for line in text.lines() {
-            let sfen = line.split('\t').next().unwrap_or("").trim();
-            if sfen.is_empty() || sfen.starts_with('#') || sfen == "sfen" {
-                continue;
-            }
-            if let Ok(p) = Position::from_sfen(sfen) {
-                out.push(p);
-            }
-        }
+        out.extend(
+            rows.iter()
+                .filter_map(|r| Position::from_sfen(r.sfen()).ok()),
+        );
     }
     (!out.is_empty()).then_some(out)
 }
 
-/// A legal move, a check with probability 85% when there is one.
+/// A legal move, a check with probability 85% when there is one. Not `rng::pick`: that one
+/// draws its choices differently (and may prefer drops), and this bench keeps the positions it
+/// has always measured.
 fn pick(pos: &Position, list: &MoveList, rng: &mut Rng) -> Move {
     if rng.below(100) < 85 {
         let checks: Vec<Move> = list
@@ -90,7 +65,7 @@ fn pick(pos: &Position, list: &MoveList, rng: &mut Rng) -> Move {
 
 /// The starts, then `walks` walks of 1..=`depth` plies from each; every position reached is kept.
 fn with_walks(starts: Vec<Position>, walks: usize, depth: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::from_state(seed.wrapping_mul(rng::GOLDEN) | 1);
     let mut out = Vec::new();
     let mut list = MoveList::new();
     for p in &starts {

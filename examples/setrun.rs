@@ -8,10 +8,16 @@
 //!
 //! Each problem starts from an empty table (as a fresh `go mate` after `usinewgame` would).
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tsumugi::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use tsumugi::shogi::Position;
+
+// The tests' reader of problem-set files (header, comments and blank lines skipped).
+#[allow(dead_code)]
+#[path = "../tests/common/problems.rs"]
+mod problems;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,17 +51,10 @@ fn main() {
         i += 2;
     }
     let file = file.expect("a TSV file");
-    let text = std::fs::read_to_string(&file).expect("read file");
-    let rows: Vec<(String, String)> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("sfen\t") && !l.trim().is_empty())
-        .map(|l| {
-            let mut f = l.split('\t');
-            (
-                f.next().unwrap_or("").to_string(),
-                f.next().unwrap_or("").to_string(),
-            )
-        })
+    let rows: Vec<(String, String)> = problems::read_set(Path::new(&file))
+        .expect("read file")
+        .iter()
+        .map(|r| (r.sfen().to_string(), r.field(1).to_string()))
         .step_by(every)
         .collect();
     let res = tsumugi::mate::with_search_stack(move || {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the positions of `tsumugi bench` (src/bench.rs, `POSITIONS`).
+"""Generate the positions of `tsumugi bench` (src/cli/bench.rs, `POSITIONS`).
 
 Nothing here is copied from a problem set: every position is made up by this script, from a
 seeded random generator, in one of two ways:

@@ -1,12 +1,13 @@
 #![warn(missing_docs)]
 //! tsumugi: a tsume-shogi (mate problem) solver speaking USI.
 //!
-//! Layers, arrows pointing down only: `usi` (protocol) → `mate` (search) → `shogi` (rules).
-//! `cli`, `solve` and `bench` hold the subcommands of the binary (above all three layers).
+//! One layer per module, arrows pointing down only: `cli` → `usi` → `mate` → `shogi`.
+//! * [`cli`]: the binary's command line (the USI engine, or a subcommand for people and scripts).
+//! * [`usi`]: the USI protocol engine.
+//! * [`mate`]: the mate search.
+//! * [`shogi`]: the rules.
 
-pub mod bench;
 pub mod cli;
 pub mod mate;
 pub mod shogi;
-pub mod solve;
 pub mod usi;

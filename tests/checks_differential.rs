@@ -13,9 +13,10 @@
 //! the mover's own check.)
 //!
 //! Positions, every one compared in full:
-//! * seeded random playouts (own xorshift PRNG) from the start position and from mate-problem
-//!   starts (kings only, most pieces in hand; no attacker king; White to move), biased towards
-//!   checking moves and drops, so that many positions are in check and have pieces in hand;
+//! * seeded random playouts (the xorshift PRNG of `common::rng`) from the start position and
+//!   from mate-problem starts (kings only, most pieces in hand; no attacker king; White to
+//!   move), biased towards checking moves and drops, so that many positions are in check and
+//!   have pieces in hand;
 //! * every position of the problem sets in `$TSUMUGI_PROBLEMS` (default `../shared/problems`;
 //!   all `*.tsv`, first column SFEN; header, comment and blank lines skipped; SFENs our parser
 //!   rejects are counted and skipped), when the folder exists;
@@ -35,6 +36,8 @@
 
 mod common;
 
+use common::problems::{read_set, set_files};
+use common::rng::{pick, Rng};
 use common::{oracle_moves_checked, to_partial, OracleInfo};
 use shogi_core::{
     Color as CColor, Move as CMove, PartialPosition, Piece as CPiece, PieceKind as CKind,
@@ -44,43 +47,6 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Instant;
 use tsumugi::shogi::{Color, Move, MoveList, Position, STARTPOS};
-
-// ---- PRNG ----------------------------------------------------------------------------------------
-
-/// xorshift64* (small, seeded, deterministic; no `rand` dependency).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D);
-        if r.0 == 0 {
-            r.0 = 1;
-        }
-        for _ in 0..4 {
-            r.next();
-        }
-        r
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// True with probability `percent` / 100.
-    fn chance(&mut self, percent: u32) -> bool {
-        self.next() % 100 < percent as u64
-    }
-}
 
 // ---- the independent "gives check" test ----------------------------------------------------------
 
@@ -377,30 +343,6 @@ fn compare(pos: &Position, st: &mut Stats) {
 
 // ---- position sources ----------------------------------------------------------------------------
 
-/// Picks a move from `list`: a checking move with probability `check_pct`, a drop with
-/// `drop_pct`, otherwise any. Checks are chosen among legal moves by `gives_check`, not by the
-/// generator under test.
-fn pick(pos: &Position, list: &MoveList, rng: &mut Rng, check_pct: u32, drop_pct: u32) -> Move {
-    let moves = list.as_slice();
-    if rng.chance(check_pct) {
-        let checks: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| pos.gives_check(m))
-            .collect();
-        if !checks.is_empty() {
-            return checks[rng.below(checks.len())];
-        }
-    }
-    if rng.chance(drop_pct) {
-        let drops: Vec<Move> = moves.iter().copied().filter(|m| m.is_drop()).collect();
-        if !drops.is_empty() {
-            return drops[rng.below(drops.len())];
-        }
-    }
-    moves[rng.below(moves.len())]
-}
-
 /// Playout starts: (SFEN, percent of checking moves, percent of drops).
 const STARTS: &[(&str, u32, u32)] = &[
     (STARTPOS, 35, 50),
@@ -420,8 +362,12 @@ const STARTS: &[(&str, u32, u32)] = &[
 
 const MAX_PLIES: usize = 120;
 
+/// This file's salt for [`Rng::mixed`] (each randomized test has its own; kept so the playouts
+/// and walks are the ones this test has always compared).
+const RNG_SALT: u64 = 0x2545_F491_4F6C_DD1D;
+
 fn random_playouts(target: u64, seed: u64, st: &mut Stats) {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::mixed(seed, RNG_SALT);
     let mut list = MoveList::new();
     let mut i = 0;
     while st.random < target {
@@ -445,7 +391,7 @@ fn random_playouts(target: u64, seed: u64, st: &mut Stats) {
 }
 
 fn problems_dir() -> Option<PathBuf> {
-    let dir = common::problems_dir();
+    let dir = common::problems::problems_dir();
     if dir.is_none() {
         eprintln!("  (only random positions are compared)");
     }
@@ -458,25 +404,10 @@ fn problem_positions(rejected: &mut u64) -> Vec<Position> {
     let Some(dir) = problems_dir() else {
         return Vec::new();
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("read problem dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("read problem file");
-        for line in text.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let sfen = line.split('\t').next().unwrap_or("").trim();
-            if sfen == "sfen" {
-                continue; // header
-            }
-            match Position::from_sfen(sfen) {
+    for f in set_files(&dir) {
+        for row in read_set(&f).expect("read problem file") {
+            match Position::from_sfen(row.sfen()) {
                 Ok(p) => out.push(p),
                 Err(_) => *rejected += 1,
             }
@@ -488,7 +419,7 @@ fn problem_positions(rejected: &mut u64) -> Vec<Position> {
 /// Compares the problem positions themselves, then `walks` random walks of up to `depth` plies
 /// from each (mostly checks by the side to move and answers to them).
 fn problem_walks(problems: &[Position], walks: usize, depth: usize, seed: u64, st: &mut Stats) {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::mixed(seed, RNG_SALT);
     let mut list = MoveList::new();
     for p in problems {
         compare(p, st);

@@ -19,7 +19,7 @@
 //! checked like the data file. Absent inputs are reported as "SKIPPED: ..." and do not fail.
 
 mod common;
-use common::problems_dir;
+use common::problems::{problems_dir, read_set};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -251,16 +251,13 @@ fn mate1_problem_sets() {
     let mut failures = Vec::new();
     for (file, expect) in [("mate1.tsv", true), ("nomate1.tsv", false)] {
         let path = dir.join(file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let Some(rows) = read_set(&path) else {
             eprintln!("SKIPPED: {} not found", path.display());
             continue;
         };
         let (mut n, mut rejected) = (0, 0);
-        for (i, line) in text.lines().enumerate() {
-            let sfen = line.split('\t').next().unwrap_or("").trim();
-            if sfen.is_empty() || sfen.starts_with('#') || sfen == "sfen" {
-                continue;
-            }
+        for row in &rows {
+            let sfen = row.sfen();
             let Ok(mut pos) = Position::from_sfen(sfen) else {
                 rejected += 1;
                 continue;
@@ -268,10 +265,13 @@ fn mate1_problem_sets() {
             n += 1;
             let m = pos.mate_in_one();
             if m.is_some() != expect {
-                failures.push(format!("{file}:{}: mate_in_one = {m:?} in {sfen}", i + 1));
+                failures.push(format!(
+                    "{file}:{}: mate_in_one = {m:?} in {sfen}",
+                    row.line
+                ));
             } else if let Some(m) = m {
                 if !mates_by_replay(&mut pos, &m.to_string()) {
-                    failures.push(format!("{file}:{}: {m} does not mate in {sfen}", i + 1));
+                    failures.push(format!("{file}:{}: {m} does not mate in {sfen}", row.line));
                 }
             }
         }

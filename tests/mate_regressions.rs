@@ -8,7 +8,7 @@
 //! shortest length.
 
 mod common;
-use common::problems_dir;
+use common::problems::{problems_dir, read_set, Row};
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -124,18 +124,18 @@ fn attacker_in_check_must_answer_with_check() {
     }
 }
 
+/// The rows of rules-tricky.tsv (`None`, said on stderr, without the problem sets).
+fn rules_tricky() -> Option<Vec<Row>> {
+    read_set(&problems_dir()?.join("rules-tricky.tsv"))
+}
+
 /// Rows of rules-tricky.tsv carrying `tag`: (sfen, expected strict length or "nomate").
 fn tagged(tag: &str) -> Option<Vec<(String, String)>> {
-    let dir = problems_dir()?;
-    let text = std::fs::read_to_string(dir.join("rules-tricky.tsv")).ok()?;
     Some(
-        text.lines()
-            .skip(1)
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split('\t').collect();
-                (f.len() > 2 && f[2].split(',').any(|t| t.starts_with(tag)))
-                    .then(|| (f[0].to_string(), f[1].to_string()))
-            })
+        rules_tricky()?
+            .iter()
+            .filter(|r| r.fields.len() > 2 && r.field(2).split(',').any(|t| t.starts_with(tag)))
+            .map(|r| (r.sfen().to_string(), r.field(1).to_string()))
             .collect(),
     )
 }
@@ -249,14 +249,11 @@ fn composer_answers_brief_three_ply_problem_in_three() {
 
 /// rules-tricky.tsv rows: (sfen, strict length, source label, tags).
 fn rows_with_labels() -> Option<Vec<(String, String, String, String)>> {
-    let dir = problems_dir()?;
-    let text = std::fs::read_to_string(dir.join("rules-tricky.tsv")).ok()?;
     Some(
-        text.lines()
-            .skip(1)
-            .map(|l| {
-                let f: Vec<&str> = l.split('\t').collect();
-                let get = |i: usize| f.get(i).unwrap_or(&"").to_string();
+        rules_tricky()?
+            .iter()
+            .map(|r| {
+                let get = |i: usize| r.field(i).to_string();
                 (get(0), get(1), get(5), get(2))
             })
             .collect(),
@@ -298,16 +295,10 @@ fn composer_lengths_match_source_labels_and_keep_valid_interpositions() {
 
 /// (sfen, known strict length) of the first `n` rows of a set.
 fn first_rows(file: &str, n: usize) -> Option<Vec<(String, usize)>> {
-    let dir = problems_dir()?;
-    let text = std::fs::read_to_string(dir.join(file)).ok()?;
+    let rows = read_set(&problems_dir()?.join(file))?;
     Some(
-        text.lines()
-            .filter_map(|l| {
-                let mut f = l.split('\t');
-                let sfen = f.next()?.to_string();
-                let len = f.next()?.parse().ok()?;
-                Some((sfen, len))
-            })
+        rows.iter()
+            .filter_map(|r| Some((r.sfen().to_string(), r.field(1).parse().ok()?)))
             .take(n)
             .collect(),
     )

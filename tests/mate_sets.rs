@@ -7,7 +7,7 @@
 //! `... -- --ignored --nocapture` runs every position (minutes) and prints the totals.
 
 mod common;
-use common::problems_dir;
+use common::problems::{problems_dir, read_set};
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -15,17 +15,13 @@ use std::time::{Duration, Instant};
 use tsumugi::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use tsumugi::shogi::Position;
 
-/// (sfen, expected) rows of a TSV set: expected is a length or "nomate".
+/// (sfen, expected) rows of a TSV set: expected is a length or "nomate". No rows when the file
+/// is missing.
 fn load(dir: &Path, file: &str) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("sfen\t") && !l.trim().is_empty())
-        .map(|l| {
-            let mut f = l.split('\t');
-            let sfen = f.next().unwrap_or("").to_string();
-            let exp = f.next().unwrap_or("").to_string();
-            (sfen, exp)
-        })
+    read_set(&dir.join(file))
+        .unwrap_or_default()
+        .iter()
+        .map(|r| (r.sfen().to_string(), r.field(1).to_string()))
         .collect()
 }
 

@@ -1,34 +1,30 @@
-//! The USI engine: the protocol loop (one thread), the search thread, and the state they share.
+//! The USI engine: the protocol state machine. One thread (the *protocol loop*, `run_channel`)
+//! reads [`Input`]s, answers each command, starts and stops searches, and keeps their deadlines.
 //!
 //! Threads and what they own:
 //! * the *reader* (see [`super::input`]) turns input bytes into [`Input`]s on a bounded channel;
-//! * the *protocol loop* (`run_channel`) owns the options, the current position and the
-//!   deadline of the running search; it never waits for a search, so `isready`, `stop` and
-//!   `quit` are handled at once, whatever the search is doing;
-//! * the *search thread* (created once, with [`SEARCH_STACK_BYTES`] of stack) receives jobs over
-//!   a channel, runs the solver, and writes the `info` lines and the final answer itself.
+//! * the *protocol loop* owns the options, the current position and the deadline of the running
+//!   search; it never waits for a search, so `isready`, `stop` and `quit` are handled at once,
+//!   whatever the search is doing;
+//! * the *search thread* ([`super::search_thread`], started once) receives jobs over a channel,
+//!   runs the solver, and writes the `info` lines and the final answer itself.
 //!
-//! Shared state (`Shared`): the output writer together with the "is a search active" record
-//! behind one lock (so a `go` that arrives right after a `checkmate` line always finds the engine
-//! idle: the record is cleared in the same critical section that writes the answer), the solver
-//! behind another lock (held by the search thread while it searches; the protocol loop touches it
-//! only when no search is active), and the atomic stop flag polled by the solver.
+//! What the two share is `search_thread::Shared`; how long a search may run is
+//! [`super::clock`]'s business, and what is written in reply is [`super::reply`]'s.
 
+use super::clock::{move_budget, ms_limit, MATE_BACKSTOP, MOVE_BACKSTOP};
 use super::command::{self, Command, Go, MateTime, PositionBase, PositionSpec};
 use super::input::{Input, MAX_LINE_BYTES};
 use super::options::Options;
-use crate::mate::{
-    Limits, Outcome, PostSearch, Progress, SearchResult, Solver, Stats, UnknownReason,
-    SEARCH_STACK_BYTES,
-};
+use super::output::{clip, Active, Io};
+use super::reply::{answer_text, Answer, JobKind};
+use super::search_thread::{self, Backend, Job, LazySolver, Shared, ToSearch};
+use crate::mate::{Limits, PostSearch};
 use crate::shogi::{Color, Move, Position};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
-use parking_lot::Mutex;
-use std::borrow::Cow;
 use std::io::Write;
-use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -39,172 +35,9 @@ pub const ENGINE_AUTHOR: &str = "the tsumugi authors";
 
 /// How long `quit` (or end of input) waits for a running search to stop before exiting anyway.
 const QUIT_WAIT: Duration = Duration::from_millis(800);
-/// Time after a timed `go mate` limit at which the loop raises the stop flag itself, in case
-/// the solver overran its own time limit.
-const MATE_BACKSTOP: Duration = Duration::from_millis(1000);
-/// The same for a timed plain `go` (a game clock is less forgiving).
-const MOVE_BACKSTOP: Duration = Duration::from_millis(200);
-/// Time of a plain `go` that gives no clock information at all.
-const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(3);
-/// Times above this (30 days) are treated as no limit, so no deadline arithmetic overflows.
-const MAX_TIME_MS: u64 = 30 * 24 * 3600 * 1000;
-/// Longest `info string` text, in characters (messages may quote user input).
-const INFO_STRING_MAX: usize = 400;
 /// Why a `go` before any `position` is not searched.
 const NO_POSITION: &str =
     "no position was given (send 'position startpos' or 'position sfen <SFEN>' first)";
-
-/// What the engine needs from a mate solver. [`LazySolver`] is the real one; tests use fakes.
-pub trait Backend: Send + 'static {
-    /// Makes sure a table of `hash_mb` MB exists (allocating or resizing it).
-    fn prepare(&mut self, hash_mb: usize);
-    /// Empties the table (if any).
-    fn clear(&mut self);
-    /// Size of the allocated table in MB (0 if none).
-    fn allocated_mb(&self) -> usize;
-    /// Drops the table (after a failed search, whose table may be inconsistent).
-    fn discard(&mut self);
-    /// Runs one search; `prepare` has been called before.
-    fn solve(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> SearchResult;
-}
-
-/// The real solver, allocated at the first `isready` (or `go`), not at start-up, so `usi` is
-/// answered at once.
-#[derive(Default)]
-pub struct LazySolver(Option<Solver>);
-
-impl Backend for LazySolver {
-    fn prepare(&mut self, hash_mb: usize) {
-        match &mut self.0 {
-            Some(s) => s.resize(hash_mb),
-            None => self.0 = Some(Solver::new(hash_mb)),
-        }
-    }
-
-    fn clear(&mut self) {
-        if let Some(s) = &mut self.0 {
-            s.clear();
-        }
-    }
-
-    fn allocated_mb(&self) -> usize {
-        self.0.as_ref().map_or(0, |s| s.hash_mb())
-    }
-
-    fn discard(&mut self) {
-        self.0 = None;
-    }
-
-    fn solve(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> SearchResult {
-        self.0
-            .get_or_insert_with(|| Solver::new(super::options::HASH_DEFAULT_MB))
-            .solve(pos, limits, stop, progress)
-    }
-}
-
-/// Which answer a search owes: `checkmate ...` (`go mate`) or `bestmove ...` (plain `go`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobKind {
-    Mate,
-    Move,
-}
-
-/// The search that is running, or finished but still holding its answer.
-#[derive(Debug)]
-struct Active {
-    /// `go ponder` / `go infinite`: the answer waits for `stop` or `ponderhit`.
-    hold: bool,
-    /// The answer of a finished search whose answer is held.
-    pending: Option<String>,
-}
-
-/// The output and the search record, behind one lock.
-struct Io<W> {
-    out: W,
-    active: Option<Active>,
-    write_failed: bool,
-}
-
-impl<W: Write> Io<W> {
-    /// Writes one line (ASCII only, see [`sanitize`]) and flushes it.
-    fn line(&mut self, text: &str) {
-        let text = sanitize(text);
-        log::debug!("> {text}");
-        let mut bytes = Vec::with_capacity(text.len() + 1);
-        bytes.extend_from_slice(text.as_bytes());
-        bytes.push(b'\n');
-        let r = self.out.write_all(&bytes).and_then(|_| self.out.flush());
-        if let Err(e) = r {
-            if !self.write_failed {
-                log::warn!("cannot write to the output: {e}");
-                self.write_failed = true;
-            }
-        }
-    }
-
-    fn info_string(&mut self, text: &str) {
-        let text = clip(text, INFO_STRING_MAX);
-        self.line(&format!("info string {text}"));
-    }
-}
-
-struct Shared<B, W> {
-    io: Mutex<Io<W>>,
-    backend: Mutex<B>,
-    stop: AtomicBool,
-}
-
-struct Job {
-    kind: JobKind,
-    pos: Position,
-    limits: Limits,
-    hash_mb: usize,
-    clear: bool,
-}
-
-enum ToSearch {
-    Job(Box<Job>),
-    Quit,
-}
-
-/// Makes a line safe for any client: printable ASCII is kept, everything else (control
-/// characters, a stray `\r`, non-ASCII) is escaped, so a line can neither be split in two nor
-/// trip a client that decodes the output as ASCII or Shift_JIS.
-pub fn sanitize(s: &str) -> Cow<'_, str> {
-    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if (' '..='~').contains(&c) {
-            out.push(c);
-        } else {
-            out.extend(c.escape_default());
-        }
-    }
-    Cow::Owned(out)
-}
-
-fn clip(s: &str, max: usize) -> Cow<'_, str> {
-    if s.chars().count() <= max {
-        Cow::Borrowed(s)
-    } else {
-        let head: String = s.chars().take(max).collect();
-        Cow::Owned(format!("{head}..."))
-    }
-}
 
 /// Builds the position of a `position` command: parses the SFEN, then plays the moves, each
 /// checked for syntax and legality. The error names the fault (move number and text, and the
@@ -234,257 +67,12 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// Checks that `line` is a mate from `pos`: legal moves, every attacker move gives check, odd
-/// length, and the final position is checkmate (for `PostSearch composer`, whose lines may end
-/// where only useless interpositions are left, the composer rules of `mate::verify_composed`).
-/// Guards clients that replay the line.
-fn verify_mate(
-    pos: &Position,
-    line: &[Move],
-    post: PostSearch,
-    defender_root: bool,
-) -> Result<(), String> {
-    let attacker = if defender_root {
-        pos.side_to_move().flip()
-    } else {
-        pos.side_to_move()
-    };
-    if post == PostSearch::Composer {
-        crate::mate::verify_composed(pos, line, attacker)
-    } else {
-        crate::mate::verify_mate_line(pos, line, attacker)
-    }
-}
-
-fn info_line(stats: &Stats, pv: Option<&[Move]>) -> String {
-    let mut s = format!(
-        "info time {} nodes {} nps {} hashfull {}",
-        stats.time.as_millis(),
-        stats.nodes,
-        stats.nps(),
-        stats.hashfull
-    );
-    if let Some(pv) = pv.filter(|pv| !pv.is_empty()) {
-        s.push_str(" pv");
-        for m in pv {
-            s.push(' ');
-            s.push_str(&m.to_string());
-        }
-    }
-    s
-}
-
-enum Answer {
-    Mate(Vec<Move>),
-    NoMate,
-    Unknown,
-}
-
-fn answer_text(kind: JobKind, a: &Answer) -> String {
-    match (kind, a) {
-        (JobKind::Mate, Answer::Mate(line)) => super::checkmate_line(line),
-        (JobKind::Mate, Answer::NoMate) => "checkmate nomate".into(),
-        (JobKind::Mate, Answer::Unknown) => "checkmate timeout".into(),
-        // A defender-to-move root's line starts with the mover's own best defence.
-        (JobKind::Move, Answer::Mate(line)) if !line.is_empty() => format!("bestmove {}", line[0]),
-        (JobKind::Move, _) => "bestmove resign".into(),
-    }
-}
-
-/// Turns a search result into notes (`info string`), the final `info` line and the answer.
-fn report(job: &Job, res: Result<SearchResult, String>) -> (Vec<String>, String, String) {
-    let mut notes = Vec::new();
-    let r = match res {
-        Ok(r) => r,
-        Err(e) => {
-            notes.push(format!("error: the search failed: {e}"));
-            let info = info_line(&Stats::default(), None);
-            return (notes, info, answer_text(job.kind, &Answer::Unknown));
-        }
-    };
-    if r.defender_root {
-        let why = if job.pos.king_square(job.pos.side_to_move().flip()).is_none() {
-            "its opponent has no king"
-        } else {
-            "it is in check and cannot mate; RootIsAndNodeIfChecked"
-        };
-        notes.push(format!(
-            "the side to move is the one being mated ({why}): searched as the defender; the \
-             line starts with its move"
-        ));
-    }
-    let checked_best = |notes: &mut Vec<String>| -> Option<Vec<Move>> {
-        let line = r.best_mate.clone()?;
-        match verify_mate(&job.pos, &line, job.limits.post_search, r.defender_root) {
-            Ok(()) => {
-                notes.push("mate found before the search ended (maybe not the shortest)".into());
-                Some(line)
-            }
-            Err(e) => {
-                log::error!("best_mate {line:?} rejected: {e}");
-                notes.push(format!("error: the search's best line is not a mate ({e})"));
-                None
-            }
-        }
-    };
-    let answer = match &r.outcome {
-        Outcome::Mate(line) => {
-            match verify_mate(&job.pos, line, job.limits.post_search, r.defender_root) {
-                Ok(()) => {
-                    if let Some(st) = &r.status {
-                        // What is established (minimal or a bound; defences longest or not).
-                        notes.push(st.describe());
-                    }
-                    if line.is_empty() {
-                        notes.push("the side to move is checkmated already (mate in 0)".into());
-                    }
-                    Answer::Mate(line.clone())
-                }
-                Err(e) => {
-                    log::error!("Outcome::Mate {line:?} rejected: {e}");
-                    notes.push(format!("error: the search's mating line is invalid ({e})"));
-                    checked_best(&mut notes).map_or(Answer::Unknown, Answer::Mate)
-                }
-            }
-        }
-        Outcome::NoMate => Answer::NoMate,
-        Outcome::Unknown(reason) => {
-            match reason {
-                UnknownReason::Stopped | UnknownReason::Time => {}
-                UnknownReason::Unverified(_) => notes.push(format!("error: {reason}")),
-                UnknownReason::Nodes | UnknownReason::Depth => notes.push(reason.to_string()),
-            }
-            checked_best(&mut notes).map_or(Answer::Unknown, Answer::Mate)
-        }
-    };
-    let pv = match &answer {
-        Answer::Mate(l) => Some(l.as_slice()),
-        _ => None,
-    };
-    let info = info_line(&r.stats, pv);
-    (notes, info, answer_text(job.kind, &answer))
-}
-
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic".into()
-    }
-}
-
-fn run_job<B: Backend, W: Write + Send + 'static>(
-    shared: &Shared<B, W>,
-    job: &Job,
-) -> Result<SearchResult, String> {
-    let mut backend = shared.backend.lock();
-    let mut progress = |p: &Progress| {
-        let line = info_line(&p.stats, p.pv.as_deref());
-        shared.io.lock().line(&line);
-    };
-    let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        backend.prepare(job.hash_mb);
-        if job.clear {
-            backend.clear();
-        }
-        backend.solve(&job.pos, &job.limits, &shared.stop, &mut progress)
-    }));
-    r.map_err(|p| {
-        let msg = panic_text(&*p);
-        log::error!("search panicked: {msg}");
-        backend.discard();
-        msg
-    })
-}
-
-fn search_loop<B: Backend, W: Write + Send + 'static>(
-    shared: Arc<Shared<B, W>>,
-    jobs: Receiver<ToSearch>,
-) {
-    while let Ok(ToSearch::Job(job)) = jobs.recv() {
-        let res = run_job(&shared, &job);
-        let (notes, info, answer) = report(&job, res);
-        let mut io = shared.io.lock();
-        for n in &notes {
-            io.info_string(n);
-        }
-        io.line(&info);
-        match io.active.as_mut() {
-            Some(a) if a.hold => a.pending = Some(answer),
-            _ => {
-                io.active = None;
-                io.line(&answer);
-            }
-        }
-    }
-    log::debug!("search thread exits");
-}
-
-fn spawn_search<B: Backend, W: Write + Send + 'static>(
-    shared: &Arc<Shared<B, W>>,
-    jobs: &Receiver<ToSearch>,
-    exited: &Sender<()>,
-) -> std::io::Result<()> {
-    let mut last_err = None;
-    // The full stack first; a smaller one if the system refuses to reserve it.
-    for stack in [SEARCH_STACK_BYTES, 64 << 20] {
-        let (shared, jobs, exited) = (shared.clone(), jobs.clone(), exited.clone());
-        let r = std::thread::Builder::new()
-            .name("usi-search".into())
-            .stack_size(stack)
-            .spawn(move || {
-                // Dropped when the thread ends: the loop sees the channel disconnect.
-                let _exited = exited;
-                search_loop(shared, jobs)
-            });
-        match r {
-            Ok(_) => return Ok(()),
-            Err(e) => {
-                log::warn!("cannot start a search thread with {stack} bytes of stack: {e}");
-                last_err = Some(e);
-            }
-        }
-    }
-    Err(last_err.expect("tried at least once"))
-}
-
 /// Available memory in MB (Linux `MemAvailable`), to keep `USI_Hash` from exhausting it.
 fn available_memory_mb() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
-}
-
-/// Time limit of a search from a millisecond count (`None`: no limit).
-fn ms_limit(ms: u64) -> Option<Duration> {
-    (ms <= MAX_TIME_MS).then(|| Duration::from_millis(ms))
-}
-
-/// Thinking time of a plain `go` (`None`: until `stop`). From `movetime`, else from the clock
-/// of the side to move: a twentieth of the remaining time plus increment and byoyomi, less a
-/// safety margin; 3 s when no clock is given.
-fn move_budget(go: &Go, side: Color) -> Option<Duration> {
-    if go.infinite || go.ponder {
-        return None;
-    }
-    if let Some(ms) = go.movetime {
-        return ms_limit(ms);
-    }
-    let (time, inc) = match side {
-        Color::Black => (go.btime, go.binc),
-        Color::White => (go.wtime, go.winc),
-    };
-    if time.is_none() && inc.is_none() && go.byoyomi.is_none() {
-        return Some(DEFAULT_MOVE_TIME);
-    }
-    let (t, inc, byo) = (time.unwrap_or(0), inc.unwrap_or(0), go.byoyomi.unwrap_or(0));
-    let total = t.saturating_add(inc).saturating_add(byo);
-    let budget = (t / 20).saturating_add(inc).saturating_add(byo).min(total);
-    let budget = budget - (budget / 5).min(300);
-    ms_limit(budget.max(10))
 }
 
 /// The protocol loop's state.
@@ -799,18 +387,10 @@ pub(crate) fn run_channel<B: Backend, W: Write + Send + 'static>(
     out: W,
     backend: B,
 ) -> ExitCode {
-    let shared = Arc::new(Shared {
-        io: Mutex::new(Io {
-            out,
-            active: None,
-            write_failed: false,
-        }),
-        backend: Mutex::new(backend),
-        stop: AtomicBool::new(false),
-    });
+    let shared = Arc::new(Shared::new(out, backend));
     let (jobs_tx, jobs_rx) = unbounded();
     let (exited_tx, exited_rx) = bounded::<()>(0);
-    if let Err(e) = spawn_search(&shared, &jobs_rx, &exited_tx) {
+    if let Err(e) = search_thread::spawn(shared.clone(), jobs_rx, exited_tx) {
         log::error!("cannot start the search thread: {e}");
         shared
             .io
@@ -818,7 +398,6 @@ pub(crate) fn run_channel<B: Backend, W: Write + Send + 'static>(
             .info_string(&format!("error: cannot start the search thread: {e}"));
         return ExitCode::FAILURE;
     }
-    drop((jobs_rx, exited_tx));
     let mut engine = Engine {
         shared,
         jobs: jobs_tx,

@@ -3,7 +3,13 @@
 //! * [`command`]: pure parser, one line → one [`command::Command`].
 //! * [`options`]: the option table and `setoption` validation.
 //! * [`input`]: the reader thread (bytes → capped, lossily decoded lines; end of input → quit).
-//! * [`engine`]: the protocol loop, the search thread, and their shared state.
+//! * [`engine`]: the protocol state machine (the loop that answers commands, starts, stops and
+//!   times searches).
+//! * [`search_thread`]: the thread that runs the solver on jobs from the loop, and the state the
+//!   two threads share.
+//! * [`reply`]: the text of every `checkmate`, `bestmove` and `info` line, from a search result.
+//! * [`clock`]: time management (a search's time limit, a plain `go`'s share of the clock).
+//! * [`output`]: the output writer (sanitized, flushed lines) and the running-search record.
 //!
 //! stdout carries USI lines only, each flushed, ASCII only (anything else is escaped); logs go
 //! to stderr through `log` (`RUST_LOG=debug` shows every line in and out).
@@ -29,10 +35,12 @@
 //! * **Answers.** Every accepted `go mate` gets exactly one `checkmate` line; `go mate infinite`
 //!   answers as soon as the result is known (it does not wait for `stop`). If the time or node
 //!   limit runs out, or `stop` arrives, after a mate was proven (while the shortest one was
-//!   being searched) that mate is printed; otherwise `checkmate timeout`. Every mating line is
-//!   replayed and checked (legal, checks only, ends in mate) before it is printed; a line that
-//!   fails is reported with `info string error:` and not printed. The `checkmate` line is
-//!   preceded by a final `info time .. nodes .. nps .. hashfull ..` line (with `pv` when mate).
+//!   being searched) that mate is printed; otherwise `checkmate timeout`. Every mating line has
+//!   been replayed and checked (legal, checks only, ends in mate) by the mate layer before the
+//!   solver returns it (`Outcome::Mate` and `best_mate` alike), so it is printed as it is; a
+//!   proof without a verified line is undecided (`info string error: mate proven but no
+//!   verified line ...`, `checkmate timeout`). The `checkmate` line is preceded by a final
+//!   `info time .. nodes .. nps .. hashfull ..` line (with `pv` when mate).
 //! * **Info lines.** Every `PvInterval` ms during a search: `info time <ms> nodes <n> nps <n>
 //!   hashfull <permille>`, plus `pv <moves>` once a mate is proven. `PvInterval 0`: no periodic
 //!   lines (the final one is still sent).
@@ -73,51 +81,21 @@
 //!   and byoyomi (less a margin), else 3 s; `go infinite` / `go ponder` search until `stop` (or
 //!   `ponderhit`, after which the clock budget applies) and hold the `bestmove` until then.
 
+pub mod clock;
 pub mod command;
 pub mod engine;
 pub mod input;
 pub mod options;
+pub mod output;
+pub mod reply;
+pub mod search_thread;
 
 pub use engine::run;
+pub use reply::{checkmate_line, checkmate_reply};
 
-use crate::mate::Outcome;
-use crate::shogi::Move;
 use std::process::ExitCode;
 
 /// Runs the USI engine on stdin/stdout (the binary without arguments).
 pub fn run_stdio() -> ExitCode {
     run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
-}
-
-/// Text of the USI `checkmate` reply for a mating line (`checkmate` alone for a side to move
-/// that is checkmated already).
-pub fn checkmate_line(line: &[Move]) -> String {
-    let mut s = String::from("checkmate");
-    for m in line {
-        s.push(' ');
-        s.push_str(&m.to_string());
-    }
-    s
-}
-
-/// Text of the USI `checkmate` reply for an outcome.
-pub fn checkmate_reply(outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Mate(line) => checkmate_line(line),
-        Outcome::NoMate => "checkmate nomate".to_string(),
-        Outcome::Unknown(_) => "checkmate timeout".to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn checkmate_replies() {
-        assert_eq!(checkmate_line(&[]), "checkmate");
-        let m = Move::from_usi("G*3i").unwrap();
-        assert_eq!(checkmate_reply(&Outcome::Mate(vec![m])), "checkmate G*3i");
-        assert_eq!(checkmate_reply(&Outcome::NoMate), "checkmate nomate");
-    }
 }

@@ -2,15 +2,20 @@
 //! independent legal-move oracle. See `oracle_moves` for why the oracle is assembled from the
 //! crate's primitives rather than taken from `all_legal_moves_partial` directly, and
 //! `oracle_moves_checked` for how the two are compared where the latter is usable.
+//!
+//! [`problems`]: where the shared problem sets are and how a set file is read.
+//! [`rng`]: the seeded random numbers and random moves of the randomized tests.
 
 #![allow(dead_code)]
+
+pub mod problems;
+pub mod rng;
 
 use shogi_core::{
     Color as CColor, Hand as CHand, Move as CMove, PartialPosition, Piece as CPiece,
     PieceKind as CKind, Square as CSquare, ToUsi,
 };
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 fn core_kind(ch: char, promoted: bool) -> CKind {
     let k = match ch.to_ascii_uppercase() {
@@ -270,21 +275,4 @@ pub fn oracle_perft(p: &PartialPosition, depth: u32, info: &mut OracleInfo) -> u
         n += oracle_perft(&next, depth - 1, info);
     }
     n
-}
-
-/// The shared problem sets (`$TSUMUGI_PROBLEMS`, default `../shared/problems`), or `None` after
-/// printing a visible SKIPPED line: tests that need them never fail or pass silently without.
-pub fn problems_dir() -> Option<PathBuf> {
-    let dir = std::env::var("TSUMUGI_PROBLEMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/problems"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: problem sets not found at {} (set TSUMUGI_PROBLEMS)",
-            dir.display()
-        );
-        None
-    }
 }

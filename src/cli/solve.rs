@@ -1,7 +1,8 @@
 //! `tsumugi solve`: solve one position and print the answer as the USI reply would be, then
 //! what is established about it.
 
-use crate::cli::{note, parse_args, say, usage_error, wants_help};
+use super::args::{parse_args, usage_error, wants_help};
+use super::output::{note, say};
 use crate::mate::{Limits, Outcome, PostSearch, SearchResult, Solver, Threshold};
 use crate::shogi::notation::japanese_line;
 use crate::usi::checkmate_reply;
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// Usage of `tsumugi solve` (`--help`).
 pub const SOLVE_USAGE: &str = "\
 usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shortest|none|composer]
                      [--threshold epsilon:<x>] [--no-defender-root] [--verbose] <SFEN>|startpos
@@ -46,6 +48,7 @@ fn install_signal_handler() {
     }
 }
 
+/// `tsumugi solve [options] <SFEN>|startpos` with `rest`, the arguments after `solve`.
 pub fn cmd_solve(rest: &[String]) -> ExitCode {
     const SUB: &str = "solve";
     if wants_help(rest) {

@@ -13,13 +13,15 @@
 //! the node count of that run, easiest first, and span mates of 1 to 27 plies and four
 //! positions without a mate.
 
-use crate::cli::say;
+use super::args::{parse_args, usage_error, wants_help};
+use super::output::say;
 use crate::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use crate::shogi::Position;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+/// Usage of `tsumugi bench` (`--help`).
 pub const BENCH_USAGE: &str = "\
 usage: tsumugi bench [--hash-mb M] [--threads N]
   Solves the built-in positions (shortest mate, a node limit per position, no time limit) and
@@ -108,13 +110,15 @@ pub const POSITIONS: &[&str] = &[
 /// Settings of one bench run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchConfig {
+    /// Table size in MB (`--hash-mb`).
     pub hash_mb: usize,
+    /// Search threads (`--threads`; only 1 is accepted).
     pub threads: usize,
 }
 
 /// Parses the bench arguments. `Err` holds the message for a usage error.
 pub fn parse_bench_args(rest: &[String]) -> Result<BenchConfig, String> {
-    let args = crate::cli::parse_args(rest, &[])?;
+    let args = parse_args(rest, &[])?;
     args.check_known(&["hash-mb", "threads"])?;
     if let Some(p) = args.positional.first() {
         return Err(format!("unexpected argument '{p}'"));
@@ -141,7 +145,9 @@ pub struct BenchLine {
     pub result: String,
     /// Mate length in plies (0 when there is no mate line).
     pub length: usize,
+    /// Nodes the search took.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
 }
 
@@ -220,14 +226,15 @@ pub fn totals(lines: &[BenchLine]) -> (u64, Duration, u64) {
     (nodes, time, nps)
 }
 
+/// `tsumugi bench [--hash-mb M] [--threads 1]` with `rest`, the arguments after `bench`.
 pub fn cmd_bench(rest: &[String]) -> ExitCode {
-    if crate::cli::wants_help(rest) {
+    if wants_help(rest) {
         say(BENCH_USAGE);
         return ExitCode::SUCCESS;
     }
     let cfg = match parse_bench_args(rest) {
         Ok(c) => c,
-        Err(e) => return crate::cli::usage_error("bench", &e),
+        Err(e) => return usage_error("bench", &e),
     };
     let lines = crate::mate::with_search_stack(move || {
         run_positions(POSITIONS, cfg.hash_mb, NODE_LIMIT, &mut |l| say(l))

@@ -1,0 +1,205 @@
+//! The search thread: one long-lived thread that takes jobs from the protocol loop, runs the
+//! solver on them, and writes each job's `info` lines and answer itself, so the protocol loop
+//! never waits for a search.
+//!
+//! `Shared` is what the two threads share: the output together with the record of the running
+//! search (one lock, see [`super::output`]), the solver behind another lock (held by the search
+//! thread while it searches; the protocol loop touches it only when no search is active), and
+//! the atomic stop flag polled by the solver. [`Backend`] is what the engine needs from a
+//! solver, so the protocol can be tested with scripted ones.
+
+use super::output::Io;
+use super::reply::{info_line, report, JobKind};
+use crate::mate::{Limits, Progress, SearchResult, Solver};
+use crate::shogi::Position;
+use crossbeam_channel::{Receiver, Sender};
+use parking_lot::Mutex;
+use std::io::Write;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// What the engine needs from a mate solver. [`LazySolver`] is the real one; tests use fakes.
+pub trait Backend: Send + 'static {
+    /// Makes sure a table of `hash_mb` MB exists (allocating or resizing it).
+    fn prepare(&mut self, hash_mb: usize);
+    /// Empties the table (if any).
+    fn clear(&mut self);
+    /// Size of the allocated table in MB (0 if none).
+    fn allocated_mb(&self) -> usize;
+    /// Drops the table (after a failed search, whose table may be inconsistent).
+    fn discard(&mut self);
+    /// Runs one search; `prepare` has been called before.
+    fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult;
+}
+
+/// The real solver, allocated at the first `isready` (or `go`), not at start-up, so `usi` is
+/// answered at once.
+#[derive(Default)]
+pub struct LazySolver(Option<Solver>);
+
+impl Backend for LazySolver {
+    fn prepare(&mut self, hash_mb: usize) {
+        match &mut self.0 {
+            Some(s) => s.resize(hash_mb),
+            None => self.0 = Some(Solver::new(hash_mb)),
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some(s) = &mut self.0 {
+            s.clear();
+        }
+    }
+
+    fn allocated_mb(&self) -> usize {
+        self.0.as_ref().map_or(0, |s| s.hash_mb())
+    }
+
+    fn discard(&mut self) {
+        self.0 = None;
+    }
+
+    fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        self.0
+            .get_or_insert_with(|| Solver::new(super::options::HASH_DEFAULT_MB))
+            .solve(pos, limits, stop, progress)
+    }
+}
+
+/// What the protocol loop and the search thread share.
+pub(super) struct Shared<B, W> {
+    /// The output and the record of the running search.
+    pub(super) io: Mutex<Io<W>>,
+    /// The solver (and its table).
+    pub(super) backend: Mutex<B>,
+    /// Raised to end the running search; polled by the solver.
+    pub(super) stop: AtomicBool,
+}
+
+impl<B, W: Write> Shared<B, W> {
+    /// An idle engine's shared state: nothing written, no search, the stop flag down.
+    pub(super) fn new(out: W, backend: B) -> Shared<B, W> {
+        Shared {
+            io: Mutex::new(Io::new(out)),
+            backend: Mutex::new(backend),
+            stop: AtomicBool::new(false),
+        }
+    }
+}
+
+/// One search to run: what the `go` asked for, with the settings in force when it arrived.
+pub(super) struct Job {
+    /// The answer it owes.
+    pub(super) kind: JobKind,
+    /// The position searched.
+    pub(super) pos: Position,
+    /// Its limits.
+    pub(super) limits: Limits,
+    /// The table size to prepare first.
+    pub(super) hash_mb: usize,
+    /// Clear the table first (`usinewgame` arrived during the previous search).
+    pub(super) clear: bool,
+}
+
+/// A message to the search thread.
+pub(super) enum ToSearch {
+    /// Run this search.
+    Job(Box<Job>),
+    /// End the thread.
+    Quit,
+}
+
+/// The message of a panic payload (`panic!` with a string, or formatted).
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".into()
+    }
+}
+
+/// Runs one job on the solver: the table is prepared (and cleared if asked) first, on this
+/// thread, so a deferred `USI_Hash` or `usinewgame` never makes the protocol loop wait. A panic
+/// is caught and returned as its message; the table it may have left inconsistent is dropped.
+fn run_job<B: Backend, W: Write + Send + 'static>(
+    shared: &Shared<B, W>,
+    job: &Job,
+) -> Result<SearchResult, String> {
+    let mut backend = shared.backend.lock();
+    let mut progress = |p: &Progress| {
+        let line = info_line(&p.stats, p.pv.as_deref());
+        shared.io.lock().line(&line);
+    };
+    let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        backend.prepare(job.hash_mb);
+        if job.clear {
+            backend.clear();
+        }
+        backend.solve(&job.pos, &job.limits, &shared.stop, &mut progress)
+    }));
+    r.map_err(|p| {
+        let msg = panic_text(&*p);
+        log::error!("search panicked: {msg}");
+        backend.discard();
+        msg
+    })
+}
+
+/// The search thread's body: runs jobs until [`ToSearch::Quit`] or the channel closes, and
+/// writes each job's notes, final `info` line and answer (held, if its search is held, until
+/// `stop` or `ponderhit` releases it).
+fn search_loop<B: Backend, W: Write + Send + 'static>(
+    shared: Arc<Shared<B, W>>,
+    jobs: Receiver<ToSearch>,
+) {
+    while let Ok(ToSearch::Job(job)) = jobs.recv() {
+        let res = run_job(&shared, &job);
+        let (notes, info, answer) = report(job.kind, &job.pos, res);
+        let mut io = shared.io.lock();
+        for n in &notes {
+            io.info_string(n);
+        }
+        io.line(&info);
+        match io.active.as_mut() {
+            Some(a) if a.hold => a.pending = Some(answer),
+            _ => {
+                io.active = None;
+                io.line(&answer);
+            }
+        }
+    }
+    log::debug!("search thread exits");
+}
+
+/// Starts the search thread (named `usi-search`) on `jobs`. `exited` is dropped when the thread
+/// ends, so the protocol loop can wait for that on the other end. The thread is started as
+/// every search thread is, by [`crate::mate::spawn_search_thread`] (a search-sized stack, or
+/// a smaller one if the system refuses it).
+pub(super) fn spawn<B: Backend, W: Write + Send + 'static>(
+    shared: Arc<Shared<B, W>>,
+    jobs: Receiver<ToSearch>,
+    exited: Sender<()>,
+) -> std::io::Result<()> {
+    crate::mate::spawn_search_thread("usi-search", move || {
+        // Dropped when the thread ends: the loop sees the channel disconnect.
+        let _exited = exited;
+        search_loop(shared, jobs)
+    })
+    // The thread is never joined: the loop waits on `exited`, with a time limit.
+    .map(drop)
+}
