@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 //! tsumugi: a tsume-shogi (mate problem) solver speaking USI.
 //!
 //! One layer per module, arrows pointing down only: `cli` → `usi` → `mate` → `shogi`.
@@ -6,6 +5,8 @@
 //! * [`usi`]: the USI protocol engine.
 //! * [`mate`]: the mate search.
 //! * [`shogi`]: the rules.
+
+#![warn(missing_docs)]
 
 pub mod cli;
 pub mod mate;

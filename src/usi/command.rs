@@ -10,47 +10,63 @@
 /// after a complete command); the engine reports each with `info string`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
+    /// The command of the line.
     pub command: Command,
+    /// Notes on ignored tokens, one per note.
     pub notes: Vec<String>,
 }
 
+/// One USI command from the GUI (or script).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// A blank line.
     Empty,
+    /// `usi`: identify and list the options.
     Usi,
+    /// `isready`: prepare the table, then `readyok`.
     IsReady,
     /// `setoption name <N> value <rest of line>`; `Err` when the line has no usable name.
     SetOption(Result<SetOption, String>),
+    /// `usinewgame`: clear the table.
     UsiNewGame,
     /// `position startpos|sfen ... [moves ...]`; `Err` names what is malformed.
     Position(Result<PositionSpec, String>),
+    /// `go ...`: search (a mate search with `go mate`).
     Go(Go),
+    /// `stop`: end the running search; its answer follows.
     Stop,
+    /// `ponderhit`: the pondered move was played.
     PonderHit,
     /// `gameover win|lose|draw` (the result word, possibly empty).
     GameOver(String),
+    /// `quit`: stop and exit.
     Quit,
     /// A first word that is no USI command.
     Unknown(String),
 }
 
+/// `setoption name <N> [value <V>]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetOption {
+    /// The option name (may contain spaces).
     pub name: String,
     /// Everything after `value`, inner spacing kept; `None` without a `value` keyword.
     pub value: Option<String>,
 }
 
+/// The position a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionBase {
+    /// `startpos`: the initial position of a game.
     Startpos,
     /// The SFEN fields as given (space-joined), not yet validated.
     Sfen(String),
 }
 
+/// `position ... [moves ...]`, syntax checked only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionSpec {
+    /// Where the moves start.
     pub base: PositionBase,
     /// Move texts after `moves`, not yet validated.
     pub moves: Vec<String>,
@@ -61,6 +77,7 @@ pub struct PositionSpec {
 pub enum MateTime {
     /// `go mate infinite`, or a bare `go mate`.
     Infinite,
+    /// A limit in milliseconds.
     Millis(u64),
     /// An argument that is neither a number nor `infinite` (the token).
     Invalid(String),
@@ -69,15 +86,25 @@ pub enum MateTime {
 /// `go` with its parameters. `mate` is `Some` for a mate search (`go mate ...`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    /// `mate <ms>|infinite`: a mate search and its time.
     pub mate: Option<MateTime>,
+    /// `ponder`: think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// Black's remaining time (ms).
     pub btime: Option<u64>,
+    /// White's remaining time (ms).
     pub wtime: Option<u64>,
+    /// Byoyomi per move (ms).
     pub byoyomi: Option<u64>,
+    /// Black's increment per move (ms).
     pub binc: Option<u64>,
+    /// White's increment per move (ms).
     pub winc: Option<u64>,
+    /// Fixed time for this move (ms).
     pub movetime: Option<u64>,
+    /// Node limit of this search.
     pub nodes: Option<u64>,
 }
 

@@ -5,24 +5,31 @@
 
 use crate::mate::PostSearch;
 
-/// Hash table size range in MB.
+/// Default `USI_Hash` in MB.
 pub const HASH_DEFAULT_MB: usize = 256;
+/// Smallest `USI_Hash` in MB.
 pub const HASH_MIN_MB: usize = 1;
+/// Largest `USI_Hash` in MB.
 pub const HASH_MAX_MB: usize = 65536;
 /// Upper bound of `PvInterval` (ms): one hour.
 pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
+/// Default `PvInterval` (ms).
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// `USI_Hash`: table size in MB.
     pub hash_mb: usize,
+    /// `USI_Ponder` (accepted; pondering follows `go ponder`).
     pub ponder: bool,
+    /// `Threads` (declared with max 1: one search thread today).
     pub threads: u32,
     /// Node limit of a search; 0 means none.
     pub nodes_limit: u64,
     /// Milliseconds between periodic `info` lines; 0 means none (the final one is still sent).
     pub pv_interval_ms: u64,
+    /// `PostSearch`: the work after the first proof.
     pub post_search: PostSearch,
     /// A root whose side to move is in check and cannot mate is searched as the defender
     /// (KomoringHeights' option of the same name; see `mate::Limits`).
@@ -46,16 +53,24 @@ impl Default for Options {
 /// Which option a `setoption` changed (the engine reacts to some at once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Changed {
+    /// `USI_Hash`.
     Hash,
+    /// `USI_Ponder`.
     Ponder,
+    /// `Threads`.
     Threads,
+    /// `NodesLimit`.
     NodesLimit,
+    /// `PvInterval`.
     PvInterval,
+    /// `PostSearch`.
     PostSearch,
+    /// `RootIsAndNodeIfChecked`.
     RootIsAndNodeIfChecked,
 }
 
 impl Changed {
+    /// The option's name as declared.
     pub fn name(self) -> &'static str {
         match self {
             Changed::Hash => "USI_Hash",
