@@ -1,5 +1,9 @@
 //! The position: board, hands, side to move, incremental keys, checkers, and a history stack for
 //! undo and repetition detection.
+//!
+//! Over 500 lines because it is one concept: the state and the incremental update that keeps
+//! keys, checkers and hands in step (`do_move`/`undo_move`), with the attack queries both need.
+//! Move generation, check generation and SFEN live in their own files.
 
 use super::attacks::*;
 use super::bitboard::Bitboard;
