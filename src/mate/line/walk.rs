@@ -160,13 +160,7 @@ fn choose_exact(
     target: usize,
     exact: &mut bool,
 ) -> Result<Move, String> {
-    let At {
-        root,
-        line,
-        list,
-        or,
-    } = *at;
-    let rem = target - line.len();
+    let rem = target - at.line.len();
     // Children with their stored proof lengths (None: not proven in the table).
     let probe = |s: &Search, pos: &mut Position, m: Move| {
         pos.do_move(m);
@@ -174,10 +168,10 @@ fn choose_exact(
         pos.undo_move();
         (v.pn == 0).then_some(v.len as usize)
     };
-    if or {
+    if at.or {
         for attempt in 0..2 {
             let mut best: Option<(Move, usize)> = None;
-            for &m in list.as_slice() {
+            for &m in at.list.as_slice() {
                 if let Some(l) = probe(s, pos, m) {
                     if l < rem && best.is_none_or(|(_, b)| l < b) {
                         best = Some((m, l));
@@ -188,7 +182,7 @@ fn choose_exact(
                 return Ok(m);
             }
             if attempt == 0 {
-                s.prove_at(root, line, None, target as u32);
+                s.prove_at(at.root, at.line, None, target as u32);
             }
             if s.aborted().is_some() {
                 return Err("stopped while reading the line".into());
@@ -197,10 +191,11 @@ fn choose_exact(
         return Err(format!(
             "no check proven within {} at ply {}",
             rem - 1,
-            line.len()
+            at.line.len()
         ));
     }
-    let mut cands: Vec<(Move, usize)> = list
+    let mut cands: Vec<(Move, usize)> = at
+        .list
         .iter()
         .map(|&m| (m, probe(s, pos, m).unwrap_or(usize::MAX)))
         .collect();
@@ -211,7 +206,7 @@ fn choose_exact(
         return Ok(cands[0].0);
     }
     for &(m, _) in &cands {
-        let r = s.prove_at(root, line, Some(m), (target - 2) as u32);
+        let r = s.prove_at(at.root, at.line, Some(m), (target - 2) as u32);
         if s.aborted().is_some() {
             return Err("stopped while reading the line".into());
         }
@@ -232,31 +227,28 @@ fn choose(
     seen: &[u64],
     banned: &[Move],
 ) -> Result<Move, String> {
-    let At {
-        root,
-        line,
-        list,
-        or,
-    } = *at;
     for attempt in 0..3 {
-        match pick(s, pos, list, or, seen, banned) {
+        match pick(s, pos, at.list, at.or, seen, banned) {
             Pick::Chosen(m) => return Ok(m),
             Pick::Refuted(m) => {
                 return Err(format!(
                     "defence {m} refutes the stored proof at ply {}",
-                    line.len()
+                    at.line.len()
                 ))
             }
             Pick::Missing(missing) => {
                 if s.check_abort() {
                     return Err("stopped while reading the line".into());
                 }
-                log::debug!("pv: re-proving at ply {} (attempt {attempt})", line.len());
-                if or {
-                    reprove(s, root, line, None);
+                log::debug!(
+                    "pv: re-proving at ply {} (attempt {attempt})",
+                    at.line.len()
+                );
+                if at.or {
+                    reprove(s, at.root, at.line, None);
                 } else {
                     for m in missing {
-                        reprove(s, root, line, Some(m));
+                        reprove(s, at.root, at.line, Some(m));
                     }
                 }
                 if s.aborted().is_some() {
@@ -265,7 +257,7 @@ fn choose(
             }
         }
     }
-    Err(format!("could not re-prove ply {}", line.len()))
+    Err(format!("could not re-prove ply {}", at.line.len()))
 }
 
 enum Pick {
