@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 ///
 /// A defence whose position has no readable proof (an entry replaced or collected) is proven
 /// again with the reading path as the search path, up to `MAX_REPROVES` times. `None` when the
-/// table still lacks a proof on the way (the caller falls back to `extract`) or when a defence
+/// table still lacks a proof on the way (the caller falls back to `walk`) or when a defence
 /// would repeat a position of the reading path; `Err(true)` when it gave up: more than
 /// `budget` positions visited, or the search stopped. The line is not verified here (the
 /// driver verifies every line it accepts).

@@ -324,9 +324,9 @@ fn pick(
 
 /// Whether every defence of `line`, a minimax reading of exactly `target` plies when the
 /// shortest mate is known to be `target`, is a longest defence: each must have no mate within
-/// `rem - 3` plies (the argument of `extract_exact`; the minimax reading already gives every
+/// `rem - 3` plies (the argument of `choose_exact`; the minimax reading already gives every
 /// attacker move a proof within `rem - 1`). Keeps the reading's own choices (its spare-pieces
-/// tie-break among equally long defences), which `extract_exact` would not.
+/// tie-break among equally long defences), which an exact walk would not.
 pub(crate) fn defences_longest(
     s: &mut Search,
     root: &Position,
