@@ -180,7 +180,15 @@ fn run_root(
         while upper >= lower + 2 {
             let limit = (upper - 2) as u32;
             s.set_limit(limit.min(user_limit));
+            let (n0, t0) = (s.stats().nodes, std::time::Instant::now());
             let r = s.prove(pos);
+            log::debug!(
+                "round within {limit}: pn {} len {} in {} nodes, {} ms",
+                r.v.pn,
+                r.v.len,
+                s.stats().nodes - n0,
+                t0.elapsed().as_millis()
+            );
             if s.aborted().is_some() {
                 log::info!("stopped while looking for a mate shorter than {upper}");
                 break;
@@ -197,7 +205,14 @@ fn run_root(
             }
             // A mate within the limit is proven, whether or not its line can be read.
             upper = upper.min(r.v.len as usize);
-            match read_line(s, pos, &mut minimax) {
+            let (n0, t0) = (s.stats().nodes, std::time::Instant::now());
+            let read = read_line(s, pos, &mut minimax);
+            log::debug!(
+                "reading: {} nodes, {} ms",
+                s.stats().nodes - n0,
+                t0.elapsed().as_millis()
+            );
+            match read {
                 Ok((l, bounded)) => {
                     log::debug!("mate within {limit}: found {} plies", l.len());
                     upper = upper.min(proven_bound(r.v.len, &l, bounded));
