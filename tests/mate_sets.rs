@@ -230,3 +230,32 @@ fn shortest_lengths_against_known_lengths() {
     }
     assert_eq!(wrong, 0);
 }
+
+/// GHI (Kishimoto & Müller 2004) on real problems: a repetition failure may be stored as a
+/// disproof only at the node its loops return to (see `mate::dfpn::path`). These famous.tsv
+/// rows (0-based, header excluded) were answered `nomate`, though each has a mate, when the
+/// search stored repetition failures at every node; each is searched here, first proof only,
+/// with a fresh table and 300 000 nodes, as in that experiment.
+#[test]
+fn repetition_failures_never_make_a_mate_nomate() {
+    let Some(dir) = problems_dir() else { return };
+    let rows = load(&dir, "famous.tsv");
+    if rows.is_empty() {
+        eprintln!("SKIPPED: famous.tsv not found in {}", dir.display());
+        return;
+    }
+    let stop = AtomicBool::new(false);
+    for i in [37, 45, 80, 164, 191, 216] {
+        let (sfen, exp) = &rows[i];
+        assert!(exp.parse::<usize>().is_ok(), "row {i} is not a mate: {exp}");
+        let pos = Position::from_sfen(sfen).unwrap();
+        let limits = Limits {
+            nodes: Some(300_000),
+            post_search: PostSearch::None,
+            root_is_and_if_checked: false,
+            ..Limits::default()
+        };
+        let r = Solver::new(256).solve(&pos, &limits, &stop, &mut |_| {});
+        assert_ne!(r.outcome, Outcome::NoMate, "famous.tsv row {i}: {sfen}");
+    }
+}

@@ -20,7 +20,7 @@
 //! allocates nothing.
 
 use super::super::value::{Value, INF, NO_MATE};
-use super::Search;
+use super::{Search, NO_REP};
 use crate::shogi::{Hand, Move, MoveList, Position};
 
 /// One child of the node being searched.
@@ -29,8 +29,9 @@ pub(crate) struct Child {
     pub mv: Move,
     /// What is known of the child (its hand in the child's own terms; `best` unused).
     pub v: Value,
-    /// Its failure holds on the current path only (a repetition).
-    pub rep: bool,
+    /// For a failure on the current path only (a repetition), the depth of the ancestor it
+    /// depends on; `NO_REP` otherwise.
+    pub rep: u32,
     /// Its entry was created under an ancestor on the path: its δ is combined by max.
     pub foreign: bool,
     /// Waiting for its predecessor in the same group to fail (see `activate`).
@@ -67,15 +68,19 @@ impl Search<'_> {
             let mut c = Child {
                 mv: m,
                 v: Value::unsolved(1, 1, chand),
-                rep: false,
+                rep: NO_REP,
                 foreign: false,
                 delayed: false,
                 next: 0,
             };
-            if self.path.repeats(ck, chand) || self.path.rep_known(self.path.hash_with(ck, chand)) {
+            let rep = self
+                .path
+                .repeats(ck, chand)
+                .or_else(|| self.path.rep_known(self.path.hash_with(ck, chand)));
+            if let Some(depth) = rep {
                 self.monitor.repetitions += 1;
                 c.v = Value::disproven(chand, NO_MATE);
-                c.rep = true;
+                c.rep = depth;
             } else if !or && ply + 1 >= self.max_plies {
                 // The attacker would move at or past the length limit: no mate within 0 plies
                 // from the child, true for any hand (not path-dependent).
@@ -112,7 +117,7 @@ impl Search<'_> {
             let solved_now = if or {
                 c.v.pn == 0
             } else {
-                c.v.dn == 0 && !c.rep
+                c.v.dn == 0 && c.rep == NO_REP
             };
             // Delayed groups (see the module docs).
             let idx = self.children.len() - base;

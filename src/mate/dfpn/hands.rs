@@ -12,7 +12,7 @@
 //!   children's plus one, AND: the refuting child's plus one); `NO_MATE` stays.
 
 use super::super::value::{Value, MAX_BOUND, NO_MATE};
-use super::{NodeResult, Search};
+use super::{NodeResult, Search, NO_REP};
 use crate::shogi::attacks::between;
 use crate::shogi::movegen::drop_targets;
 use crate::shogi::{Hand, Move, PieceKind, Position};
@@ -122,17 +122,17 @@ impl Search<'_> {
                     .expect("a proven child");
                 let ph = hand_before(pos, c.mv, c.v.hand);
                 let v = Value::proven(ph.min(hand), c.v.len.saturating_add(1), c.mv);
-                NodeResult { v, rep: false }
+                NodeResult { v, rep: NO_REP }
             } else {
                 // Every check fails: the weakest common disproof hand, and the shortest length
                 // within which every check is refuted (plus our move).
                 let mut dh = Hand::FULL;
                 let mut bound = NO_MATE;
-                let mut rep = false;
+                let mut rep = NO_REP;
                 for c in ch {
                     bound = bound.min(bound_up(c.v.len));
                     dh = dh.min(hand_before(pos, c.mv, c.v.hand));
-                    rep |= c.rep;
+                    rep = rep.min(c.rep);
                 }
                 // A kind we lack might give a checking drop if we had it.
                 for k in PieceKind::HAND {
@@ -156,15 +156,15 @@ impl Search<'_> {
             let ph = self.add_interposition_pieces(pos, ph).min(hand);
             NodeResult {
                 v: Value::proven(ph, len.saturating_add(1), Move::NONE),
-                rep: false,
+                rep: NO_REP,
             }
         } else {
-            // Refuted: prefer a refutation that does not depend on the path, then the one that
-            // holds for the longest length.
+            // Refuted: prefer a refutation that does not depend on the path (or depends on the
+            // deepest ancestor), then the one that holds for the longest length.
             let c = ch
                 .iter()
                 .filter(|c| c.v.dn == 0)
-                .min_by_key(|c| (c.rep, std::cmp::Reverse(c.v.len)))
+                .min_by_key(|c| (std::cmp::Reverse(c.rep), std::cmp::Reverse(c.v.len)))
                 .expect("a disproven child");
             let mut dh = c.v.hand;
             if c.mv.is_drop() {

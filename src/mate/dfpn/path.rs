@@ -3,19 +3,40 @@
 //!
 //! - Repetition (GHI, Kishimoto & Müller 2004): a position whose board equals an ancestor's on
 //!   the current path with an attacker hand no better is a failure *on this path only*. Such
-//!   results carry `rep = true` up the tree and are never stored as disproofs; parents keep them
-//!   in their local child list for the duration of their own search, which is exactly the path
-//!   on which they hold. Failures met this way are also remembered in a table keyed by the hash
-//!   of the whole path (KomoringHeights' repetition table): df-pn walks the same path again and
-//!   again, and these results may be reused only on exactly that path.
+//!   results carry up the tree the depth of the ancestor they repeat (the shallowest, when
+//!   several are combined) and are not stored as disproofs while that ancestor is above the
+//!   node: parents keep them in their local child list for the duration of their own search,
+//!   which is exactly the path on which they hold. At the repeated ancestor itself the loop is
+//!   inside its own subtree, on every path that reaches it, so there the failure holds on any
+//!   path and is stored like any other (KomoringHeights' `repetition_start`; with a plain
+//!   "depends on the path" flag, a problem whose attacker can walk in circles, like a horse
+//!   chasing a king, stored almost nothing and re-searched every circle in every round).
+//!   Failures that still depend on the path are remembered in a table keyed by the hash of the
+//!   whole path (KomoringHeights' repetition table): df-pn walks the same path again and again,
+//!   and these results may be reused only on exactly that path.
 //! - Double counting (seed 002): a child whose table entry was created under one of our own
 //!   ancestors on the current path (its stored parent tag is an ancestor's) is reachable both
 //!   from that ancestor directly and through us, so the ancestor would sum its δ twice; the
 //!   children code combines it by max instead of sum (a one-step form of KomoringHeights'
 //!   SNDA-like parent walk). Tags are the high half of the key with bit 0 set (0 = no parent).
 
-use super::super::hugebuf::HugeBuf;
+use super::super::hugebuf::{HugeBuf, Zeroable};
 use crate::shogi::Hand;
+
+/// Depth of a result that depends on no repetition (it holds on any path).
+pub(crate) const NO_REP: u32 = u32::MAX;
+
+/// A repetition-table slot: the path hash (its low bits, implied by the slot, hold the length
+/// limit) and the depth of the ancestor the failure depends on.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+pub(super) struct RepEntry {
+    key: u64,
+    depth: u64,
+}
+
+// SAFETY: two integers; all zero bytes is an empty slot (its default).
+unsafe impl Zeroable for RepEntry {}
 
 /// Entries of the repetition table (8 MB). It holds repetition failures only (length-limit
 /// failures go to the main table). Measured: at 1 << 16 entries (512 KB, cache-resident) a
@@ -33,10 +54,10 @@ pub(super) fn tag(key: u64) -> u32 {
 pub(super) struct PathBuffers {
     /// Count of path nodes per 16 high key bits: a cheap "certainly not on the path" test.
     filter: Vec<u16>,
-    /// Path-dependent failures, keyed by path hash. Direct-mapped; the path hash is seeded with
-    /// the table salt and the length limit, so entries of other searches or other limits never
-    /// match and the table is never cleared.
-    rep_table: HugeBuf<u64>,
+    /// Path-dependent failures, keyed by path hash, with the length limit they were found
+    /// under. Direct-mapped; the path hash is seeded with the table salt, so entries of other
+    /// searches never match and the table is never cleared.
+    rep_table: HugeBuf<RepEntry>,
 }
 
 impl PathBuffers {
@@ -52,8 +73,19 @@ impl PathBuffers {
 pub(super) struct Path<'a> {
     nodes: Vec<(u64, Hand, u64)>,
     bufs: &'a mut PathBuffers,
-    /// Hash of the empty path: from the table salt and the length limit.
+    /// Hash of the empty path: from the table salt.
     seed: u64,
+    /// The search's length limit, coded for the repetition table (see `limit_code`).
+    limit: u64,
+}
+
+/// Bits of a repetition-table entry implied by its index: they hold the length limit instead.
+const REP_LOW: u64 = REP_TABLE_SIZE as u64 - 1;
+
+/// A length limit in `REP_LOW`'s bits (limits past it, and "none", saturate: they are all far
+/// beyond any line read).
+fn limit_code(max_plies: u32) -> u64 {
+    (max_plies as u64).min(REP_LOW)
 }
 
 impl<'a> Path<'a> {
@@ -61,17 +93,19 @@ impl<'a> Path<'a> {
         Path {
             nodes: Vec::with_capacity(4096),
             bufs,
-            seed: Self::seed_of(salt, max_plies),
+            seed: Self::seed_of(salt),
+            limit: limit_code(max_plies),
         }
     }
 
-    fn seed_of(salt: u64, max_plies: u32) -> u64 {
-        (salt ^ 0x6A09_E667_F3BC_C909) ^ (max_plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    fn seed_of(salt: u64) -> u64 {
+        salt ^ 0x6A09_E667_F3BC_C909
     }
 
-    /// A new salt or length limit: paths hash differently from now on.
+    /// A new salt (paths hash differently from now on) or length limit.
     pub(super) fn reseed(&mut self, salt: u64, max_plies: u32) {
-        self.seed = Self::seed_of(salt, max_plies);
+        self.seed = Self::seed_of(salt);
+        self.limit = limit_code(max_plies);
     }
 
     /// Hash of the current path extended by (key, hand).
@@ -83,17 +117,29 @@ impl<'a> Path<'a> {
             | 1
     }
 
-    /// A repetition failure was recorded for the path with this hash.
+    /// A repetition failure was recorded for the path with this hash, under a length limit at
+    /// least the current one. A failure on a path holds under any smaller limit (each child
+    /// that failed by repetition still repeats, each that failed for want of plies has fewer),
+    /// so the shortest-mate rounds, whose limits only shrink, share what earlier rounds found.
+    /// Returns the depth of the ancestor that failure depends on.
     #[inline(always)]
-    pub(super) fn rep_known(&self, path_hash: u64) -> bool {
-        self.bufs.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)] == path_hash
+    pub(super) fn rep_known(&self, path_hash: u64) -> Option<u32> {
+        let e = self.bufs.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)];
+        (e.key != 0
+            && (e.key & !REP_LOW) == (path_hash & !REP_LOW)
+            && (e.key & REP_LOW) >= self.limit)
+            .then_some(e.depth as u32)
     }
 
-    /// Records that the node at the end of the path fails by repetition on this path.
+    /// Records that the node at the end of the path fails by repetition of the ancestor at
+    /// `depth` on this path (under the current length limit).
     #[inline(always)]
-    pub(super) fn rep_record(&mut self) {
+    pub(super) fn rep_record(&mut self, depth: u32) {
         if let Some(&(_, _, ph)) = self.nodes.last() {
-            self.bufs.rep_table[ph as usize & (REP_TABLE_SIZE - 1)] = ph;
+            self.bufs.rep_table[ph as usize & (REP_TABLE_SIZE - 1)] = RepEntry {
+                key: (ph & !REP_LOW) | self.limit,
+                depth: depth as u64,
+            };
         }
     }
 
@@ -127,16 +173,17 @@ impl<'a> Path<'a> {
         self.nodes[..n].iter().any(|&(k, _, _)| tag(k) == t)
     }
 
-    /// The position (key, hand) repeats an ancestor's board with an attacker hand no better.
+    /// The position (key, hand) repeats an ancestor's board with an attacker hand no better:
+    /// the depth of the deepest such ancestor (the failure holds as long as it is on the path).
     #[inline]
-    pub(super) fn repeats(&self, key: u64, hand: Hand) -> bool {
+    pub(super) fn repeats(&self, key: u64, hand: Hand) -> Option<u32> {
         if self.bufs.filter[(key >> 48) as usize] == 0 {
-            return false;
+            return None;
         }
         self.nodes
             .iter()
-            .rev()
-            .any(|&(k, h, _)| k == key && h.superior_or_equal(hand))
+            .rposition(|&(k, h, _)| k == key && h.superior_or_equal(hand))
+            .map(|i| i as u32)
     }
 
     /// Tag of the parent of the node at the end of the path (the previous entry), 0 at the root.

@@ -6,7 +6,7 @@
 use super::super::value::{Value, INF, NO_MATE};
 use super::hands::no_check_disproof_hand;
 use super::path::tag;
-use super::{node_moves, NodeResult, Search};
+use super::{node_moves, NodeResult, Search, NO_REP};
 use crate::shogi::{Hand, Move, Position};
 
 impl Search<'_> {
@@ -27,7 +27,7 @@ impl Search<'_> {
         if stopped {
             return NodeResult {
                 v: Value::unsolved(1, 1, hand),
-                rep: false,
+                rep: NO_REP,
             };
         }
 
@@ -43,19 +43,24 @@ impl Search<'_> {
                 )
             };
             self.tt.store(key, v, 0, 1);
-            return NodeResult { v, rep: false };
+            return NodeResult { v, rep: NO_REP };
         }
 
         let base = self.children.len();
         self.expand(pos, &list, or, hand, ply, tag(key));
-        let result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base);
+        let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base);
         self.children.truncate(base);
+        if result.rep >= ply {
+            // Every repetition it depends on returns to this node or below: the loop is in
+            // its own subtree on any path that reaches it (see `path`).
+            result.rep = NO_REP;
+        }
 
         if self.monitor.aborted.is_none() {
             let amount = (self.monitor.nodes - node_start).min(u32::MAX as u64) as u32;
-            if result.v.dn == 0 && result.rep {
+            if result.v.dn == 0 && result.rep != NO_REP {
                 // A failure on this path only: never a table disproof (GHI).
-                self.path.rep_record();
+                self.path.rep_record(result.rep);
             } else {
                 self.tt.store(key, result.v, self.path.parent_tag(), amount);
             }
@@ -84,7 +89,7 @@ impl Search<'_> {
             if pn >= th_pn || dn >= th_dn || self.monitor.aborted.is_some() {
                 return NodeResult {
                     v: Value::unsolved(pn, dn, hand),
-                    rep: false,
+                    rep: NO_REP,
                 };
             }
             let (best, second_phi) = self.select(or, base);
