@@ -259,3 +259,36 @@ fn repetition_failures_never_make_a_mate_nomate() {
         assert_ne!(r.outcome, Outcome::NoMate, "famous.tsv row {i}: {sfen}");
     }
 }
+
+/// long-ge50.tsv row 1 (353 plies: a horse walks around the king and back, every circle of
+/// it a repetition). Its shortest-mate rounds once took over 10 s each, and when failures were
+/// first stored at the ancestor they repeat, a failure remembered for a path (found under a
+/// length limit) was reused as "no mate at any length", so a position of the shortest line
+/// looked disproven and the answer was a 21-ply line with the caveat "the shortest mate is
+/// proven to take 353 plies". Now the 353-ply line is read, with minimality proven.
+#[test]
+#[ignore = "about a minute: cargo test --release --test mate_sets -- --ignored horse"]
+fn horse_circling_problem_reads_its_shortest_line() {
+    let Some(dir) = problems_dir() else { return };
+    let rows = load(&dir, "long-ge50.tsv");
+    if rows.is_empty() {
+        eprintln!("SKIPPED: long-ge50.tsv not found in {}", dir.display());
+        return;
+    }
+    let (sfen, exp) = rows[1].clone();
+    assert_eq!(exp, "353");
+    let r = tsumugi::mate::with_search_stack(move || {
+        let pos = Position::from_sfen(&sfen).unwrap();
+        let limits = Limits {
+            time: Some(Duration::from_secs(120)),
+            root_is_and_if_checked: false,
+            ..Limits::default()
+        };
+        Solver::new(1024).solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+    });
+    let Outcome::Mate(line) = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert_eq!(line.len(), 353);
+    assert!(r.status.unwrap().established());
+}

@@ -73,13 +73,16 @@ impl Search<'_> {
                 delayed: false,
                 next: 0,
             };
+            // A repetition fails at any length; a failure remembered for this path holds within
+            // the length it was found for (it may mix repetitions with the length limit).
             let rep = self
                 .path
                 .repeats(ck, chand)
+                .map(|depth| (depth, NO_MATE))
                 .or_else(|| self.path.rep_known(self.path.hash_with(ck, chand)));
-            if let Some(depth) = rep {
+            if let Some((depth, len)) = rep {
                 self.monitor.repetitions += 1;
-                c.v = Value::disproven(chand, NO_MATE);
+                c.v = Value::disproven(chand, len);
                 c.rep = depth;
             } else if !or && ply + 1 >= self.max_plies {
                 // The attacker would move at or past the length limit: no mate within 0 plies

@@ -27,12 +27,15 @@ use crate::shogi::Hand;
 pub(crate) const NO_REP: u32 = u32::MAX;
 
 /// A repetition-table slot: the path hash (its low bits, implied by the slot, hold the length
-/// limit) and the depth of the ancestor the failure depends on.
+/// limit), the depth of the ancestor the failure depends on, and its length bound (a failure
+/// found under a length limit holds within that many plies only).
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 pub(super) struct RepEntry {
     key: u64,
-    depth: u64,
+    depth: u32,
+    len: u16,
+    _pad: u16,
 }
 
 // SAFETY: two integers; all zero bytes is an empty slot (its default).
@@ -121,24 +124,26 @@ impl<'a> Path<'a> {
     /// least the current one. A failure on a path holds under any smaller limit (each child
     /// that failed by repetition still repeats, each that failed for want of plies has fewer),
     /// so the shortest-mate rounds, whose limits only shrink, share what earlier rounds found.
-    /// Returns the depth of the ancestor that failure depends on.
+    /// Returns the depth of the ancestor that failure depends on, and its length bound.
     #[inline(always)]
-    pub(super) fn rep_known(&self, path_hash: u64) -> Option<u32> {
+    pub(super) fn rep_known(&self, path_hash: u64) -> Option<(u32, u16)> {
         let e = self.bufs.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)];
         (e.key != 0
             && (e.key & !REP_LOW) == (path_hash & !REP_LOW)
             && (e.key & REP_LOW) >= self.limit)
-            .then_some(e.depth as u32)
+            .then_some((e.depth, e.len))
     }
 
-    /// Records that the node at the end of the path fails by repetition of the ancestor at
-    /// `depth` on this path (under the current length limit).
+    /// Records that the node at the end of the path fails on this path (under the current
+    /// length limit) within `len` plies, by repetition of the ancestor at `depth`.
     #[inline(always)]
-    pub(super) fn rep_record(&mut self, depth: u32) {
+    pub(super) fn rep_record(&mut self, depth: u32, len: u16) {
         if let Some(&(_, _, ph)) = self.nodes.last() {
             self.bufs.rep_table[ph as usize & (REP_TABLE_SIZE - 1)] = RepEntry {
                 key: (ph & !REP_LOW) | self.limit,
-                depth: depth as u64,
+                depth,
+                len,
+                _pad: 0,
             };
         }
     }
@@ -195,5 +200,39 @@ impl<'a> Path<'a> {
         } else {
             0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A failure remembered for a path serves that path under its own length limit and every
+    /// smaller one, never a larger one, and keeps its length bound and the depth it depends
+    /// on: a failure found under a length limit, reused as "no mate at any length" and then
+    /// stored as a disproof where its repetition was cleared, made a 335-ply mate (long-ge50)
+    /// look unconditionally disproven and lost the shortest line.
+    #[test]
+    fn remembered_failures_keep_their_limit_length_and_depth() {
+        let mut bufs = PathBuffers::new();
+        let mut path = Path::new(&mut bufs, 0x1234, 41);
+        path.push(7 << 48, Hand::EMPTY);
+        path.push(9 << 48, Hand::EMPTY);
+        let ph = path.nodes.last().unwrap().2;
+        assert_eq!(path.rep_known(ph), None);
+        path.rep_record(0, 12);
+        assert_eq!(path.rep_known(ph), Some((0, 12)));
+        path.reseed(0x1234, 39);
+        assert_eq!(
+            path.rep_known(ph),
+            Some((0, 12)),
+            "a smaller limit reuses it"
+        );
+        path.reseed(0x1234, 43);
+        assert_eq!(path.rep_known(ph), None, "a larger limit does not");
+        path.reseed(0x1234, u32::MAX);
+        assert_eq!(path.rep_known(ph), None, "nor does no limit");
+        let other = path.hash_with(5 << 48, Hand::EMPTY);
+        assert_eq!(path.rep_known(other), None, "another path does not");
     }
 }

@@ -60,7 +60,7 @@ impl Search<'_> {
             let amount = (self.monitor.nodes - node_start).min(u32::MAX as u64) as u32;
             if result.v.dn == 0 && result.rep != NO_REP {
                 // A failure on this path only: never a table disproof (GHI).
-                self.path.rep_record(result.rep);
+                self.path.rep_record(result.rep, result.v.len);
             } else {
                 self.tt.store(key, result.v, self.path.parent_tag(), amount);
             }

@@ -182,7 +182,15 @@ fn choose_exact(
                 return Ok(m);
             }
             if attempt == 0 {
-                s.prove_at(at.root, at.line, None, target as u32);
+                let r = s.prove_at(at.root, at.line, None, target as u32);
+                log::debug!(
+                    "exact walk: ply {} ({}) proven again within {target} from the root: pn {} dn {} len {}",
+                    at.line.len(),
+                    pos.to_sfen(),
+                    r.v.pn,
+                    r.v.dn,
+                    r.v.len
+                );
             }
             if s.aborted().is_some() {
                 return Err("stopped while reading the line".into());
