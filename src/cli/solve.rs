@@ -26,7 +26,8 @@ usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shor
   --threshold epsilon:<x> sets the 1+ε trick's ε of the child thresholds (default 0.5).
   --no-defender-root: never search the side to move as the defender (by default a side to
   move in check that cannot mate, or whose opponent has no king, is the one being mated).
-  Every 5 s a progress line goes to stderr.
+  Every 5 s a progress line goes to stderr, and a line each time a shorter mate or a lower
+  bound is proven.
   Exit status: 0 for an answer, 2 for bad arguments or a bad SFEN, 130 when interrupted.";
 
 /// Exit status after Ctrl-C (or SIGTERM/SIGHUP), as shells report 128 + SIGINT.
@@ -132,10 +133,25 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         solver.threshold = threshold;
         solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
-            let best =
-                p.pv.as_ref()
-                    .map(|l| format!(", mate in {} proven, looking for shorter", l.len()))
-                    .unwrap_or_default();
+            if let Some(news) = &p.news {
+                // What was just established, as it happens.
+                let line = p.pv.as_ref().map_or(0, |l| l.len());
+                note(format_args!(
+                    "... {:.1} s: {news} (line shown: {line} plies)",
+                    st.time.as_secs_f64()
+                ));
+                return;
+            }
+            let best = p
+                .status
+                .as_ref()
+                .map(|s| {
+                    format!(
+                        ", mate within {} plies proven, looking for shorter",
+                        s.upper
+                    )
+                })
+                .unwrap_or_default();
             note(format_args!(
                 "... {} s, {} nodes, {} nodes/s, hashfull {}{best}",
                 st.time.as_secs(),

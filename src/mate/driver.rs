@@ -123,6 +123,7 @@ fn run_root(
     let user_limit = limits.max_plies.unwrap_or(u32::MAX);
     s.set_limit(user_limit);
     s.set_reported_line(None);
+    s.set_reported_status(None);
     let or_root = pos.side_to_move() == s.attacker();
     let r = s.prove(pos);
     if let Some(reason) = s.aborted().cloned() {
@@ -169,7 +170,13 @@ fn run_root(
             longest_defences = kept_longest;
         }
     }
-    s.set_reported_line(Some(line.clone()));
+    publish(
+        s,
+        &line,
+        upper,
+        lower,
+        format!("mate within {upper} plies proven"),
+    );
     if limits.post_search != PostSearch::None {
         // Shortest mate: prove or refute a mate within (upper - 2) plies until refuted
         // (KomoringHeights' post-search). Proofs in the table longer than the limit are ignored
@@ -197,6 +204,13 @@ fn run_root(
                 log::debug!("no mate within {limit} plies: {upper} is the shortest");
                 if r.v.dn == 0 && limit < user_limit {
                     lower = upper;
+                    publish(
+                        s,
+                        &line,
+                        upper,
+                        lower,
+                        format!("no mate within {limit} plies: the shortest mate takes {upper}"),
+                    );
                 }
                 break;
             }
@@ -220,8 +234,14 @@ fn run_root(
                         line = l;
                         line_bounded = bounded;
                         longest_defences = false;
-                        s.set_reported_line(Some(line.clone()));
                     }
+                    publish(
+                        s,
+                        &line,
+                        upper,
+                        lower,
+                        format!("mate within {upper} plies proven"),
+                    );
                 }
                 Err(e) => {
                     log::info!("shorter mate proven but its line was not read: {e}");
@@ -281,6 +301,20 @@ fn run_root(
         }
     }
     (Outcome::Mate(line), Some(status))
+}
+
+/// Shows `line` with what is proven so far (a mate within `upper` plies, none within fewer than
+/// `lower`) in progress reports from now on, and reports `news` at once.
+fn publish(s: &mut Search, line: &[Move], upper: usize, lower: usize, news: String) {
+    s.set_reported_line(Some(line.to_vec()));
+    s.set_reported_status(Some(MateStatus {
+        upper: upper as u32,
+        lower: lower as u32,
+        longest_defences: false,
+        line_len: line.len() as u32,
+        composed: false,
+    }));
+    s.report(news);
 }
 
 /// Whether the defender has a single legal move at every one of its turns on `line` (then every

@@ -169,11 +169,20 @@ impl MateStatus {
     }
 }
 
-/// Progress report passed to the callback every `Limits::info_interval`.
-#[derive(Clone, Debug)]
+/// Progress report passed to the callback every `Limits::info_interval`, and at once whenever
+/// the search establishes something new (`news`).
+#[derive(Clone, Debug, Default)]
 pub struct Progress {
     /// Counters so far.
     pub stats: Stats,
     /// The current best line if a mate is already proven (shortest search still running).
     pub pv: Option<Vec<Move>>,
+    /// What is established so far about the mate (the proven upper bound, the lower bound),
+    /// once one is proven.
+    pub status: Option<MateStatus>,
+    /// The side to move is the one being mated (see `SearchResult::defender_root`).
+    pub defender_root: bool,
+    /// What was just established, in a sentence for people: a shorter mate proven, or no mate
+    /// within some number of plies. `None` in the periodic reports.
+    pub news: Option<String>,
 }

@@ -42,8 +42,13 @@
 //!   verified line ...`, `checkmate timeout`). The `checkmate` line is preceded by a final
 //!   `info time .. nodes .. nps .. hashfull ..` line (with `pv` when mate).
 //! * **Info lines.** Every `PvInterval` ms during a search: `info time <ms> nodes <n> nps <n>
-//!   hashfull <permille>`, plus `pv <moves>` once a mate is proven. `PvInterval 0`: no periodic
-//!   lines (the final one is still sent).
+//!   hashfull <permille>`, plus `score mate <N> pv <moves>` once a mate is proven (N: the
+//!   shortest mate proven so far, in plies; negative when the side to move is the one mated;
+//!   the line shown may be another length until the shortest is read). Each time the search
+//!   establishes something (a mate within N plies, a shorter one, or no mate within n plies),
+//!   that line is sent at once, followed by `info string <what was established>`, so a GUI
+//!   shows the answer shortening. `PvInterval 0`: no periodic lines (those events and the
+//!   final line are still sent).
 //! * **`go` while a search runs:** ignored, with `info string error: go ignored: a search is
 //!   already running`. It gets no answer of its own; the running search still answers once.
 //! * **`position` while a search runs:** accepted; it applies to the next `go`.

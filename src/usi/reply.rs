@@ -34,9 +34,10 @@ pub(super) enum JobKind {
     Move,
 }
 
-/// The `info time .. nodes .. nps .. hashfull ..` line of a search, with `pv` when a mating
-/// line is known.
-pub(super) fn info_line(stats: &Stats, pv: Option<&[Move]>) -> String {
+/// The `info time .. nodes .. nps .. hashfull ..` line of a search, with `score mate <N>` when
+/// a mate within N plies is proven (`-N` when the side to move is the one mated) and `pv` when
+/// a mating line is known.
+pub(super) fn info_line(stats: &Stats, score: Option<i64>, pv: Option<&[Move]>) -> String {
     let mut s = format!(
         "info time {} nodes {} nps {} hashfull {}",
         stats.time.as_millis(),
@@ -44,6 +45,9 @@ pub(super) fn info_line(stats: &Stats, pv: Option<&[Move]>) -> String {
         stats.nps(),
         stats.hashfull
     );
+    if let Some(n) = score {
+        s.push_str(&format!(" score mate {n}"));
+    }
     if let Some(pv) = pv.filter(|pv| !pv.is_empty()) {
         s.push_str(" pv");
         for m in pv {
@@ -52,6 +56,16 @@ pub(super) fn info_line(stats: &Stats, pv: Option<&[Move]>) -> String {
         }
     }
     s
+}
+
+/// The USI `score mate` of a mate within `plies`: negative when the side to move is the one
+/// being mated.
+pub(super) fn mate_score(plies: u32, defender_root: bool) -> i64 {
+    if defender_root {
+        -(plies as i64)
+    } else {
+        plies as i64
+    }
 }
 
 /// What a search established, as far as the reply tells it.
@@ -89,7 +103,7 @@ pub(super) fn report(
         Ok(r) => r,
         Err(e) => {
             notes.push(format!("error: the search failed: {e}"));
-            let info = info_line(&Stats::default(), None);
+            let info = info_line(&Stats::default(), None, None);
             return (notes, info, answer_text(kind, &Answer::Unknown));
         }
     };
@@ -136,7 +150,11 @@ pub(super) fn report(
         Answer::Mate(l) => Some(l.as_slice()),
         _ => None,
     };
-    let info = info_line(&r.stats, pv);
+    // The score is the proven bound: the line's own length once the shortest is established.
+    let score = pv
+        .and(r.status.as_ref())
+        .map(|st| mate_score(st.upper.min(st.line_len), r.defender_root));
+    let info = info_line(&r.stats, score, pv);
     (notes, info, answer_text(kind, &answer))
 }
 

@@ -9,7 +9,7 @@
 //! solver, so the protocol can be tested with scripted ones.
 
 use super::output::Io;
-use super::reply::{info_line, report, JobKind};
+use super::reply::{info_line, mate_score, report, JobKind};
 use crate::mate::{Limits, Progress, SearchResult, Solver};
 use crate::shogi::Position;
 use crossbeam_channel::{Receiver, Sender};
@@ -142,8 +142,16 @@ fn run_job<B: Backend, W: Write + Send + 'static>(
 ) -> Result<SearchResult, String> {
     let mut backend = shared.backend.lock();
     let mut progress = |p: &Progress| {
-        let line = info_line(&p.stats, p.pv.as_deref());
-        shared.io.lock().line(&line);
+        let score = p
+            .status
+            .as_ref()
+            .map(|st| mate_score(st.upper, p.defender_root));
+        let line = info_line(&p.stats, score, p.pv.as_deref());
+        let mut io = shared.io.lock();
+        io.line(&line);
+        if let Some(news) = &p.news {
+            io.info_string(news);
+        }
     };
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
         backend.prepare(job.hash_mb);

@@ -39,7 +39,7 @@ pub use threshold::Threshold;
 
 use super::tt::Table;
 use super::value::{Value, INF};
-use super::{Limits, Progress, Stats, UnknownReason};
+use super::{Limits, MateStatus, Progress, Stats, UnknownReason};
 use crate::shogi::{Color, Move, MoveList, Position};
 use children::Child;
 use monitor::Monitor;
@@ -103,13 +103,15 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let salt = keys::table_salt(root, attacker);
         let max_plies = limits.max_plies.unwrap_or(u32::MAX);
+        let mut monitor = Monitor::new(limits, stop, progress);
+        monitor.defender_root = root.side_to_move() != attacker;
         Search {
             tt,
             attacker,
             salt,
             children: &mut scratch.children,
             path: Path::new(&mut scratch.path, salt, max_plies),
-            monitor: Monitor::new(limits, stop, progress),
+            monitor,
             max_plies,
             threshold,
         }
@@ -118,6 +120,7 @@ impl<'a> Search<'a> {
     /// Makes `attacker` the mating side (the table salt follows).
     pub fn set_attacker(&mut self, root: &Position, attacker: Color) {
         self.attacker = attacker;
+        self.monitor.defender_root = root.side_to_move() != attacker;
         self.salt = keys::table_salt(root, attacker);
         self.path.reseed(self.salt, self.max_plies);
     }
@@ -157,6 +160,16 @@ impl<'a> Search<'a> {
     /// The line shown with progress reports (the best proven so far).
     pub fn set_reported_line(&mut self, line: Option<Vec<Move>>) {
         self.monitor.pv = line;
+    }
+
+    /// What is established about the reported line, for progress reports.
+    pub fn set_reported_status(&mut self, status: Option<MateStatus>) {
+        self.monitor.status = status;
+    }
+
+    /// Sends a progress report now, saying what was just established (`Progress::news`).
+    pub fn report(&mut self, news: String) {
+        self.monitor.report(self.tt, Some(news));
     }
 
     /// The line last given to [`Search::set_reported_line`].

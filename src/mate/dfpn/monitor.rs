@@ -7,7 +7,7 @@
 //! it.
 
 use super::super::tt::{Table, GC_TRIGGER};
-use super::super::{Limits, Progress, Stats, UnknownReason};
+use super::super::{Limits, MateStatus, Progress, Stats, UnknownReason};
 use crate::shogi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -35,6 +35,10 @@ pub(super) struct Monitor<'a> {
     progress: &'a mut dyn FnMut(&Progress),
     /// The line reported with progress (the best proven so far).
     pub pv: Option<Vec<Move>>,
+    /// What is established about it, and whether the root is a defender node.
+    pub status: Option<MateStatus>,
+    /// The root is a defender node (the side to move is being mated).
+    pub defender_root: bool,
 }
 
 impl<'a> Monitor<'a> {
@@ -58,7 +62,21 @@ impl<'a> Monitor<'a> {
             next_info: limits.info_interval.map(|i| start + i),
             progress,
             pv: None,
+            status: None,
+            defender_root: false,
         }
+    }
+
+    /// Sends a progress report now, with `news` (see `Progress::news`).
+    pub(super) fn report(&mut self, tt: &Table, news: Option<String>) {
+        let p = Progress {
+            stats: self.stats(tt),
+            pv: self.pv.clone(),
+            status: self.status.clone(),
+            defender_root: self.defender_root,
+            news,
+        };
+        (self.progress)(&p);
     }
 
     /// Counts a node about to be searched and polls when due; true when the search is stopped.
@@ -109,11 +127,7 @@ impl<'a> Monitor<'a> {
         if let (Some(next), Some(iv)) = (self.next_info, self.info_interval) {
             if now >= next {
                 self.next_info = Some(now + iv);
-                let p = Progress {
-                    stats: self.stats(tt),
-                    pv: self.pv.clone(),
-                };
-                (self.progress)(&p);
+                self.report(tt, None);
             }
         }
         if self.nodes >= self.next_gc_check {

@@ -143,6 +143,7 @@ impl Backend for Fake {
                     progress(&Progress {
                         stats: stats(start),
                         pv: self.best_mate.clone(),
+                        ..Progress::default()
                     });
                     next_info = Some(t + i);
                 }

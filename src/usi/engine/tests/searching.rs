@@ -245,3 +245,36 @@ fn real_solver_session() {
     assert_eq!((m3.len(), m3[0]), (3, "3c2c+"), "{lines:?}");
     assert_eq!(answers[2], "checkmate nomate");
 }
+
+/// Issue 13: during the shortest-mate search each proven bound is announced at once, even with
+/// periodic lines off: an `info` line with `score mate <N>` and the line, then an `info string`
+/// saying what was established; the scores never grow, and the last one before the answer is
+/// the answer's length.
+#[test]
+fn shortest_mate_progress_is_announced() {
+    let lines = session(
+        LazySolver::default(),
+        &[
+            "setoption name USI_Hash value 16",
+            "setoption name PvInterval value 0",
+            "position sfen 9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1",
+            "go mate infinite",
+        ],
+    );
+    let scores: Vec<i64> = lines
+        .iter()
+        .filter_map(|l| l.split(" score mate ").nth(1))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(scores.len() >= 2, "{lines:#?}");
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert_eq!(*scores.last().unwrap(), 9, "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string no mate within 7 plies: the shortest mate takes 9"),
+        "{lines:#?}"
+    );
+    let answer = lines.iter().find(|l| l.starts_with("checkmate")).unwrap();
+    assert_eq!(answer.split(' ').count(), 10, "{answer}");
+}
