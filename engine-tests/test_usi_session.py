@@ -205,3 +205,25 @@ def test_shogihome_like_session(engine):
     engine.wait_for("readyok", 5)
     moves, _ = go_mate(engine, HEAD_MATE, "10000")
     assert moves == ["G*5b"]
+
+
+def test_shortest_mate_search_announces_each_bound(engine):
+    """Issue 13: while the shortest mate is searched, each proven bound is sent at once (even
+    with PvInterval 0): an info line with `score mate N` and the line, then an info string with
+    what was established. The scores never grow, the last equals the answer's length, and the
+    lower bound that proves it minimal is said."""
+    engine.send("usi")
+    engine.wait_for("usiok", 5)
+    engine.send("setoption name PvInterval value 0")
+    engine.send("setoption name USI_Hash value 16")
+    engine.send("isready")
+    engine.wait_for("readyok", 10)
+    brief = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1"
+    moves, before = go_mate(engine, brief, "infinite")
+    ok, why = verify_mate_line(brief, moves)
+    assert ok, why
+    scores = [int(b.split(" score mate ")[1].split()[0]) for b in before if " score mate " in b]
+    assert len(scores) >= 2, before
+    assert scores == sorted(scores, reverse=True), scores
+    assert scores[-1] == len(moves) == 9, (scores, moves)
+    assert "info string no mate within 7 plies: the shortest mate takes 9" in before, before

@@ -24,6 +24,7 @@ HARD_NOMATE = "6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1"
 
 INFO_RE = re.compile(
     r"^info time \d+ nodes \d+ nps \d+ hashfull \d+"
+    r"( score mate -?\d+)?"
     r"( pv( (?:[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]))+)?$"
 )
 

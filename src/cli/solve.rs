@@ -26,8 +26,8 @@ usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shor
   --threshold epsilon:<x> sets the 1+ε trick's ε of the child thresholds (default 0.5).
   --no-defender-root: never search the side to move as the defender (by default a side to
   move in check that cannot mate, or whose opponent has no king, is the one being mated).
-  Every 5 s a progress line goes to stderr, and a line each time a shorter mate or a lower
-  bound is proven.
+  Every 5 s a progress line goes to stderr, and after the first second a line each time a
+  shorter mate or a lower bound is proven.
   Exit status: 0 for an answer, 2 for bad arguments or a bad SFEN, 130 when interrupted.";
 
 /// Exit status after Ctrl-C (or SIGTERM/SIGHUP), as shells report 128 + SIGINT.
@@ -134,7 +134,11 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
             if let Some(news) = &p.news {
-                // What was just established, as it happens.
+                // What was just established, as it happens; a solve of under a second is
+                // summed up by its final report alone.
+                if st.time < Duration::from_secs(1) {
+                    return;
+                }
                 let line = p.pv.as_ref().map_or(0, |l| l.len());
                 note(format_args!(
                     "... {:.1} s: {news} (line shown: {line} plies)",
