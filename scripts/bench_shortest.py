@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Shortest-mate benchmark: tsumugi against KomoringHeights, one after the other in one run.
+
+Both engines are driven over USI as a GUI would (`go mate <ms>`, 1 thread, the same USI_Hash,
+RootIsAndNodeIfChecked false). From their `info` lines the script records when each engine's
+proven bound (tsumugi's `score mate N`, KomoringHeights' "upper_bound:N" of each result, which
+is also its line's length once they meet) first reaches each length, when the minimum was
+proven (tsumugi: `info string no mate within ...`; KomoringHeights: its final
+disproof result), and the answer. Every figure is measured in this run; nothing is typed in.
+
+usage: scripts/bench_shortest.py [--set long.tsv] [--only NAME ...] [--time-ms 150000]
+                                 [--hash-mb 2048] [--kh PATH] [--bin PATH]
+
+KomoringHeights is built by ../shared/anchors/build-kh (its path: `build-kh .anchors`, the
+default --kh). Problems come from $TSUMUGI_PROBLEMS (default ../shared/problems).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
+
+
+def run_engine(cmd: str, sfen: str, hash_mb: int, ms: int, kh: bool) -> dict:
+    """One `go mate` over USI. Returns the timeline [(seconds, proven bound)], the time the
+    minimum was proven, and the answer with its time."""
+    p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         bufsize=1, cwd=str(Path(cmd).parent))
+
+    def send(line: str) -> None:
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def wait(word: str) -> None:
+        for line in p.stdout:
+            if line.startswith(word):
+                return
+
+    send("usi")
+    wait("usiok")
+    for name, value in [("USI_Hash", hash_mb), ("Threads", 1),
+                        ("RootIsAndNodeIfChecked", "false")]:
+        send(f"setoption name {name} value {value}")
+    send("isready")
+    wait("readyok")
+    send(f"position sfen {sfen}")
+    start = time.monotonic()
+    send(f"go mate {ms}")
+    timeline: list[tuple[float, int]] = []
+    minimal_at = None
+    answer, answer_at = None, None
+    for line in p.stdout:
+        t = time.monotonic() - start
+        line = line.strip()
+        length = None
+        if kh:
+            m = re.search(r"result: mate in \d+\(upper_bound:(\d+)\)", line)
+            if m:
+                length = int(m.group(1))
+            if "result: {disproof_hand" in line:
+                minimal_at = t
+        else:
+            m = re.search(r" score mate (\d+)", line)
+            if line.startswith("info ") and m:
+                length = int(m.group(1))
+            if line.startswith("info string no mate within"):
+                minimal_at = t
+        if length is not None and (not timeline or length < timeline[-1][1]):
+            timeline.append((t, length))
+        if line.startswith("checkmate"):
+            answer, answer_at = line.split()[1:], t
+            break
+    send("quit")
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+    return {"timeline": timeline, "minimal_at": minimal_at, "answer": answer,
+            "answer_at": answer_at}
+
+
+def first_at(timeline: list[tuple[float, int]], target: int) -> float | None:
+    return next((t for t, n in timeline if n <= target), None)
+
+
+def fmt(t: float | None) -> str:
+    return "-" if t is None else f"{t:.1f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--set", default="long.tsv")
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--time-ms", type=int, default=150_000)
+    ap.add_argument("--hash-mb", type=int, default=2048)
+    ap.add_argument("--kh", default=str(KH_DEFAULT))
+    ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
+    args = ap.parse_args()
+    problems = Path(os.environ.get("TSUMUGI_PROBLEMS", ROOT.parent / "shared/problems"))
+    path = problems / args.set
+    if not path.exists():
+        print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
+        return 0
+    if not Path(args.kh).exists():
+        print(f"KomoringHeights not found at {args.kh}: run ../shared/anchors/build-kh .anchors",
+              file=sys.stderr)
+        return 2
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
+            continue
+        f = line.split("\t")
+        name = f[2] if len(f) > 2 else f[0][:20]
+        if args.only and not any(o in name for o in args.only):
+            continue
+        rows.append((f[0], int(f[1]), name))
+
+    print(f"hash {args.hash_mb} MB, go mate {args.time_ms}, 1 thread, "
+          f"{time.strftime('%Y-%m-%d')}; seconds from `go mate`")
+    print()
+    print("| problem | known | engine | first bound | bound at known length | minimum proven "
+          "| answer | timeline (bound@s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for sfen, known, name in rows:
+        for label, cmd, kh in [("tsumugi", args.bin, False), ("KomoringHeights", args.kh, True)]:
+            r = run_engine(cmd, sfen, args.hash_mb, args.time_ms, kh)
+            tl = r["timeline"]
+            first = f"{tl[0][1]} @ {tl[0][0]:.1f}" if tl else "-"
+            ans = r["answer"]
+            if ans is None:
+                answer = "(none)"
+            elif ans in (["nomate"], ["timeout"]):
+                answer = f"{ans[0]} @ {fmt(r['answer_at'])}"
+            else:
+                answer = f"{len(ans)} @ {fmt(r['answer_at'])}"
+            steps = " ".join(f"{n}@{t:.0f}" for t, n in tl)
+            print(f"| {name} | {known} | {label} | {first} | {fmt(first_at(tl, known))} "
+                  f"| {fmt(r['minimal_at'])} | {answer} | {steps} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
