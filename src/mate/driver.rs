@@ -103,9 +103,17 @@ pub(super) struct Remembered {
 
 /// Whether a line read now (`bounded`: a minimax reading, see `read_line`) should replace the
 /// line kept so far: a minimax reading beats one that follows stored lengths (whose defences may
-/// be mated faster than the longest defence), and among equals the shorter wins.
+/// be mated faster than the longest defence); among minimax readings the shorter wins (each is
+/// a proven bound); among lines that follow stored lengths the longer wins, since a short one
+/// only says that its defender chose badly (a 353-ply problem showed a 21-ply line so while its
+/// proven bound was 471).
 fn better_line(bounded: bool, len: usize, kept_bounded: bool, kept_len: usize) -> bool {
-    (bounded && !kept_bounded) || (bounded == kept_bounded && len < kept_len)
+    match (bounded, kept_bounded) {
+        (true, false) => true,
+        (false, true) => false,
+        (true, true) => len < kept_len,
+        (false, false) => len > kept_len,
+    }
 }
 
 /// Searches the root, reads its line and, with a post-search, the shortest mate. Returns the
