@@ -195,13 +195,13 @@ fn run_root(
         while upper >= lower + 2 {
             let limit = (upper - 2) as u32;
             s.set_limit(limit.min(user_limit));
-            let (n0, t0) = (s.stats().nodes, std::time::Instant::now());
+            let (n0, t0) = (s.nodes(), std::time::Instant::now());
             let r = s.prove(pos);
             log::debug!(
                 "round within {limit}: pn {} len {} in {} nodes, {} ms",
                 r.v.pn,
                 r.v.len,
-                s.stats().nodes - n0,
+                s.nodes() - n0,
                 t0.elapsed().as_millis()
             );
             if s.aborted().is_some() {
@@ -227,11 +227,11 @@ fn run_root(
             }
             // A mate within the limit is proven, whether or not its line can be read.
             upper = upper.min(r.v.len as usize);
-            let (n0, t0) = (s.stats().nodes, std::time::Instant::now());
+            let (n0, t0) = (s.nodes(), std::time::Instant::now());
             let read = read_line(s, pos, &mut minimax);
             log::debug!(
                 "reading: {} nodes, {} ms",
-                s.stats().nodes - n0,
+                s.nodes() - n0,
                 t0.elapsed().as_millis()
             );
             match read {

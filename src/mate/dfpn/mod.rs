@@ -152,6 +152,11 @@ impl<'a> Search<'a> {
         self.monitor.aborted.is_some()
     }
 
+    /// Nodes searched so far (cheap; `stats` also reads the table's occupancy).
+    pub fn nodes(&self) -> u64 {
+        self.monitor.nodes
+    }
+
     /// Nodes, time, table occupancy and repetitions so far.
     pub fn stats(&self) -> Stats {
         self.monitor.stats(self.tt)
