@@ -20,6 +20,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def set_path(name: str) -> Path:
+    """A problem set's file in $TSUMUGI_PROBLEMS (default ../shared/problems)."""
+    problems = Path(os.environ.get("TSUMUGI_PROBLEMS", ROOT.parent / "shared/problems"))
+    return problems / name
+
+
+def read_rows(path: Path, only: list[str]) -> list[tuple[str, str, str]]:
+    """(sfen, known length, name) of each problem of a set whose name contains one of `only`
+    (every problem when `only` is empty); comments and the header are skipped."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
+            continue
+        f = line.split("\t")
+        name = f[2] if len(f) > 2 else f[0][:20]
+        if only and not any(o in name for o in only):
+            continue
+        rows.append((f[0], f[1] if len(f) > 1 else "?", name))
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hash-mb", type=int, default=2048)
@@ -29,20 +50,11 @@ def main() -> int:
     ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
     args = ap.parse_args()
 
-    problems = Path(os.environ.get("TSUMUGI_PROBLEMS", ROOT.parent / "shared/problems"))
-    path = problems / args.set
+    path = set_path(args.set)
     if not path.exists():
         print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
         return 0
-    rows = []
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
-            continue
-        f = line.split("\t")
-        name = f[2] if len(f) > 2 else f[0][:20]
-        if args.only and args.only not in name:
-            continue
-        rows.append((f[0], f[1] if len(f) > 1 else "?", name))
+    rows = read_rows(path, [args.only] if args.only else [])
 
     print(f"hash {args.hash_mb} MB, limit {args.time_ms} ms, 1 thread, {time.strftime('%Y-%m-%d')}")
     print()

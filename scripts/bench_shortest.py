@@ -18,12 +18,13 @@ default --kh). Problems come from $TSUMUGI_PROBLEMS (default ../shared/problems)
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench_long import read_rows, set_path
 
 ROOT = Path(__file__).resolve().parent.parent
 KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
@@ -104,8 +105,7 @@ def main() -> int:
     ap.add_argument("--kh", default=str(KH_DEFAULT))
     ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
     args = ap.parse_args()
-    problems = Path(os.environ.get("TSUMUGI_PROBLEMS", ROOT.parent / "shared/problems"))
-    path = problems / args.set
+    path = set_path(args.set)
     if not path.exists():
         print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
         return 0
@@ -113,15 +113,7 @@ def main() -> int:
         print(f"KomoringHeights not found at {args.kh}: run ../shared/anchors/build-kh .anchors",
               file=sys.stderr)
         return 2
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
-            continue
-        f = line.split("\t")
-        name = f[2] if len(f) > 2 else f[0][:20]
-        if args.only and not any(o in name for o in args.only):
-            continue
-        rows.append((f[0], int(f[1]), name))
+    rows = [(sfen, int(known), name) for sfen, known, name in read_rows(path, args.only)]
 
     print(f"hash {args.hash_mb} MB, go mate {args.time_ms}, 1 thread, "
           f"{time.strftime('%Y-%m-%d')}; seconds from `go mate`")

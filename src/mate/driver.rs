@@ -130,8 +130,7 @@ fn run_root(
 ) -> (Outcome, Option<MateStatus>) {
     let user_limit = limits.max_plies.unwrap_or(u32::MAX);
     s.set_limit(user_limit);
-    s.set_reported_line(None);
-    s.set_reported_status(None);
+    s.set_reported(None);
     let or_root = pos.side_to_move() == s.attacker();
     let r = s.prove(pos);
     if let Some(reason) = s.aborted().cloned() {
@@ -274,7 +273,6 @@ fn run_root(
                 line = l;
                 line_bounded = true;
                 longest_defences = exact;
-                s.set_reported_line(Some(line.clone()));
             }
             Err(e) => log::info!("could not read a line of the proven length {upper}: {e}"),
         }
@@ -286,6 +284,7 @@ fn run_root(
         line_len: line.len() as u32,
         composed: false,
     };
+    s.set_reported(Some((line.clone(), status.clone())));
     *last = Some(Remembered {
         key: pos.key(),
         attacker: s.attacker(),
@@ -314,14 +313,14 @@ fn run_root(
 /// Shows `line` with what is proven so far (a mate within `upper` plies, none within fewer than
 /// `lower`) in progress reports from now on, and reports `news` at once.
 fn publish(s: &mut Search, line: &[Move], upper: usize, lower: usize, news: String) {
-    s.set_reported_line(Some(line.to_vec()));
-    s.set_reported_status(Some(MateStatus {
+    let status = MateStatus {
         upper: upper as u32,
         lower: lower as u32,
         longest_defences: false,
         line_len: line.len() as u32,
         composed: false,
-    }));
+    };
+    s.set_reported(Some((line.to_vec(), status)));
     s.report(news);
 }
 

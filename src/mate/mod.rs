@@ -176,12 +176,11 @@ pub fn spawn_search_thread<T: Send + 'static>(
     name: &str,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> std::io::Result<std::thread::JoinHandle<T>> {
-    let mut f = Some(f);
+    // `spawn` drops its closure when it fails, so the work waits in a shared slot that the
+    // thread that does start takes it from.
+    let slot = std::sync::Arc::new(parking_lot::Mutex::new(Some(f)));
     let mut last_err = None;
     for stack in [SEARCH_STACK_BYTES, FALLBACK_STACK_BYTES] {
-        // `spawn` consumes the closure only when it succeeds, so a retry needs it back: hand it
-        // over through a shared slot.
-        let slot = std::sync::Arc::new(parking_lot::Mutex::new(f.take()));
         let theirs = slot.clone();
         let r = std::thread::Builder::new()
             .name(name.into())
@@ -195,7 +194,6 @@ pub fn spawn_search_thread<T: Send + 'static>(
             Err(e) => {
                 log::warn!("cannot start a search thread with {stack} bytes of stack: {e}");
                 last_err = Some(e);
-                f = slot.lock().take();
             }
         }
     }

@@ -162,14 +162,10 @@ impl<'a> Search<'a> {
         self.monitor.stats(self.tt)
     }
 
-    /// The line shown with progress reports (the best proven so far).
-    pub fn set_reported_line(&mut self, line: Option<Vec<Move>>) {
-        self.monitor.pv = line;
-    }
-
-    /// What is established about the reported line, for progress reports.
-    pub fn set_reported_status(&mut self, status: Option<MateStatus>) {
-        self.monitor.status = status;
+    /// The line shown with progress reports (the best proven so far), with what is established
+    /// about it; `None` before any mate is proven.
+    pub fn set_reported(&mut self, shown: Option<(Vec<Move>, MateStatus)>) {
+        (self.monitor.pv, self.monitor.status) = shown.unzip();
     }
 
     /// Sends a progress report now, saying what was just established (`Progress::news`).
@@ -177,7 +173,7 @@ impl<'a> Search<'a> {
         self.monitor.report(self.tt, Some(news));
     }
 
-    /// The line last given to [`Search::set_reported_line`].
+    /// The line last given to [`Search::set_reported`].
     pub fn reported_line(&self) -> Option<&Vec<Move>> {
         self.monitor.pv.as_ref()
     }
@@ -271,48 +267,21 @@ mod tests {
         p.found && p.v.dn == 0
     }
 
-    /// GHI (Kishimoto & Müller 2004): a failure that comes only from repeating a position of
-    /// the current path holds on that path only and must never become a table disproof, or a
-    /// later search reaching the same position by another path would inherit it. Constructed
-    /// perpetual check (dragon against a cornered king: every line of checks repeats): the
-    /// answer is no mate and the search meets repetitions. A failure may be stored only where
-    /// its loops return to the node itself (the root here, which is on every path to it), so
-    /// every position two plies down that is stored as disproven must be disproven when
-    /// searched alone as a root too. Storing repetition results whose loop returns above the
-    /// node (the GHI bug) fails this test.
+    /// GHI (Kishimoto & Müller 2004) by depth: a failure that comes from repeating a position
+    /// of the current path holds on that path only, but at the repeated position itself the
+    /// loop lies inside its own subtree on every path, so the failure is stored there.
+    /// Constructed perpetual check (dragon against a cornered king: every line of checks returns
+    /// to the root): no mate, the search meets repetitions, and the root is stored as disproven
+    /// (with a plain "depends on the path" flag nothing below a loop was ever stored, and this
+    /// test fails). The other direction, never storing a failure above the position it returns
+    /// to, is `tests/mate_sets.rs::repetition_failures_never_make_a_mate_nomate`.
     #[test]
-    fn repetition_failures_are_not_stored_as_disproofs() {
+    fn repetition_failure_is_stored_at_the_position_it_returns_to() {
         let root = "8k/7s1/6+R1p/9/9/9/9/9/9 b r2b4g3s4n4l16p 1";
         let mut solver = Solver::new(1);
         let r = solve_none(&mut solver, root);
         assert!(matches!(r.outcome, Outcome::NoMate), "{:?}", r.outcome);
         assert!(r.stats.repetitions > 0, "the search met no repetition");
-        // Every attacker-to-move position two plies down whose failure is path-dependent.
-        let pos = Position::from_sfen(root).unwrap();
-        let mut leaked = vec![];
-        let mut checks = MoveList::new();
-        pos.check_moves(&mut checks);
-        for &c in checks.as_slice() {
-            let mut p = pos.clone();
-            p.do_move(c);
-            for &d in p.legal_move_list().as_slice() {
-                let mut q = p.clone();
-                q.do_move(d);
-                let sfen = q.to_sfen();
-                if stored_disproof(&solver, &sfen) {
-                    // Stored disproofs must be path-independent: searched alone as a root, the
-                    // position must be disproven and stored as such there too.
-                    let mut fresh = Solver::new(1);
-                    let f = solve_none(&mut fresh, &sfen);
-                    if !matches!(f.outcome, Outcome::NoMate) || !stored_disproof(&fresh, &sfen) {
-                        leaked.push(sfen);
-                    }
-                }
-            }
-        }
-        assert!(
-            leaked.is_empty(),
-            "path-dependent disproofs stored: {leaked:?}"
-        );
+        assert!(stored_disproof(&solver, root), "root disproof not stored");
     }
 }

@@ -249,12 +249,7 @@ fn garbage_never_stops_the_engine() {
 fn panicking_solver_is_reported() {
     struct Panics;
     impl Backend for Panics {
-        fn prepare(&mut self, _: usize) {}
-        fn clear(&mut self) {}
-        fn allocated_mb(&self) -> usize {
-            1
-        }
-        fn discard(&mut self) {}
+        no_table!();
         fn solve(
             &mut self,
             _: &Position,

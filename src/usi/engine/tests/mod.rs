@@ -47,6 +47,18 @@ impl SharedBuf {
     }
 }
 
+/// The table methods of a fake backend that has no table (for `impl Backend` blocks).
+macro_rules! no_table {
+    () => {
+        fn prepare(&mut self, _: usize) {}
+        fn clear(&mut self) {}
+        fn allocated_mb(&self) -> usize {
+            1
+        }
+        fn discard(&mut self) {}
+    };
+}
+
 /// A scripted solver: returns `outcome` after `after`, unless stopped or out of time first
 /// (then `Unknown` with `best_mate`). Calls `progress` every `info_interval`. Logs its calls.
 #[derive(Clone)]

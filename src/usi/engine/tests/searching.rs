@@ -188,12 +188,7 @@ fn deadline_backstop_stops_an_overrunning_solver() {
     /// Ignores its time limit; only the stop flag ends it.
     struct Overrun;
     impl Backend for Overrun {
-        fn prepare(&mut self, _: usize) {}
-        fn clear(&mut self) {}
-        fn allocated_mb(&self) -> usize {
-            1
-        }
-        fn discard(&mut self) {}
+        no_table!();
         fn solve(
             &mut self,
             _: &Position,
