@@ -190,6 +190,22 @@ impl<'a> Search<'a> {
             .v
     }
 
+    /// What the table knows of `pos` with `remaining` plies allowed from it: a proof that fits,
+    /// a disproof that covers them, or bounds.
+    pub fn stored_within(&self, pos: &Position, remaining: u32) -> Value {
+        self.tt
+            .probe(self.key(pos), pos.hand(self.attacker), remaining)
+            .v
+    }
+
+    /// Records a mate of `pos` within `len` plies (by `best` at an attacker node) found outside
+    /// the search (`line::shortcut`), for the attacker's exact hand there. The caller must have
+    /// proven it: every defence answered, every leaf mated or proven in the table.
+    pub fn store_proof(&mut self, pos: &Position, len: u16, best: Move, effort: u32) {
+        let v = Value::proven(pos.hand(self.attacker), len, best);
+        self.tt.store(self.key(pos), v, 0, effort);
+    }
+
     /// Proves or disproves `root` under the current length limit (the path holds just the root).
     pub fn prove(&mut self, root: &mut Position) -> NodeResult {
         self.path.clear();

@@ -4,6 +4,8 @@
 //!   defences, spare-pieces tie-break).
 //! - [`walk`]: one greedy walk with a target: any mating line, or exactly the proven shortest
 //!   length with every defence proven longest; and the check that a given line's defences are.
+//! - [`shortcut`]: shortening a proven line where a few plies of search reach a table proof
+//!   sooner (the shortest-mate post-search's local improvement).
 //! - [`compose`]: the composers' presentation (useless interpositions omitted).
 //! - [`verify`]: replay with the full legal move generator.
 //!
@@ -13,10 +15,12 @@
 
 mod compose;
 mod minimax;
+mod shortcut;
 mod verify;
 mod walk;
 
 pub(crate) use compose::compose;
 pub(crate) use minimax::read_minimax;
+pub(crate) use shortcut::shorten;
 pub use verify::{verify, verify_composed};
 pub(crate) use walk::{defences_longest, walk, Target};
