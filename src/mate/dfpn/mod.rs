@@ -146,6 +146,19 @@ impl<'a> Search<'a> {
         self.monitor.aborted.as_ref()
     }
 
+    /// Gives the following searches a budget of `nodes` more nodes (`None`: none), after which
+    /// they unwind unsolved and [`Search::over_budget`] says so; the solve's own limits are
+    /// untouched. For speculative shortest-mate rounds.
+    pub fn set_round_budget(&mut self, nodes: Option<u64>) {
+        let budget = nodes.map_or(u64::MAX, |n| self.monitor.nodes.saturating_add(n));
+        self.monitor.set_budget(budget);
+    }
+
+    /// The last search ran out of its round budget (see [`Search::set_round_budget`]).
+    pub fn over_budget(&self) -> bool {
+        self.monitor.over_budget
+    }
+
     /// Polls the limits now (used by long work outside `mid`); true when stopped.
     pub fn check_abort(&mut self) -> bool {
         self.monitor.poll(self.tt);
@@ -281,6 +294,35 @@ mod tests {
             .table()
             .probe(key, pos.hand(pos.side_to_move()), u32::MAX);
         p.found && p.v.dn == 0
+    }
+
+    /// A round budget (speculative shortest-mate rounds) unwinds the search unsolved without
+    /// stopping the solve: nothing is aborted, and the next search without a budget proves.
+    #[test]
+    fn round_budget_unwinds_without_stopping_the_solve() {
+        let root = Position::from_sfen("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1").unwrap();
+        let mut solver = Solver::new(1);
+        let limits = Limits::default();
+        let stop = AtomicBool::new(false);
+        let mut progress = |_: &Progress| {};
+        let mut s = Search::new(
+            &mut solver.tt,
+            &mut solver.scratch,
+            &root,
+            root.side_to_move(),
+            &limits,
+            &stop,
+            &mut progress,
+            Threshold::default(),
+        );
+        s.set_round_budget(Some(10));
+        let r = s.prove(&mut root.clone());
+        assert!(r.v.pn != 0 && r.v.dn != 0, "{:?}", r.v);
+        assert!(s.over_budget() && s.aborted().is_none());
+        assert_eq!(s.nodes(), 10);
+        s.set_round_budget(None);
+        assert!(!s.over_budget());
+        assert_eq!(s.prove(&mut root.clone()).v.pn, 0);
     }
 
     /// GHI (Kishimoto & Müller 2004) by depth: a failure that comes from repeating a position

@@ -24,6 +24,12 @@ pub(super) struct Monitor<'a> {
     node_limit: Option<u64>,
     /// Why the search stopped, once it has.
     pub aborted: Option<UnknownReason>,
+    /// Node count at which the current speculative round gives up (`u64::MAX`: none); see
+    /// `Search::set_round_budget`.
+    budget: u64,
+    /// The current round reached its budget: the search unwinds as if stopped, but the solve
+    /// goes on.
+    pub over_budget: bool,
     /// Nodes searched (not counted once stopped).
     pub nodes: u64,
     /// Path-dependent repetition failures met (see `Stats::repetitions`).
@@ -54,6 +60,8 @@ impl<'a> Monitor<'a> {
             deadline: limits.time.map(|t| start + t),
             node_limit: limits.nodes,
             aborted: None,
+            budget: u64::MAX,
+            over_budget: false,
             nodes: 0,
             repetitions: 0,
             next_poll: POLL_INTERVAL.min(limits.nodes.unwrap_or(u64::MAX)),
@@ -84,13 +92,26 @@ impl<'a> Monitor<'a> {
     /// in before they notice the stop).
     #[inline(always)]
     pub(super) fn enter_node(&mut self, tt: &mut Table) -> bool {
-        if self.aborted.is_none() {
+        if !self.halted() {
             self.nodes += 1;
             if self.nodes >= self.next_poll {
                 self.poll(tt);
             }
         }
-        self.aborted.is_some()
+        self.halted()
+    }
+
+    /// Sets the node count at which the current round gives up (`u64::MAX`: none).
+    pub(super) fn set_budget(&mut self, budget: u64) {
+        self.budget = budget;
+        self.over_budget = false;
+        self.next_poll = self.next_poll.min(budget.max(self.nodes + 1));
+    }
+
+    /// The search must unwind: stopped for good, or over the current round's budget.
+    #[inline(always)]
+    pub(super) fn halted(&self) -> bool {
+        self.aborted.is_some() || self.over_budget
     }
 
     pub(super) fn stats(&self, tt: &Table) -> Stats {
@@ -106,7 +127,12 @@ impl<'a> Monitor<'a> {
     pub(super) fn poll(&mut self, tt: &mut Table) {
         // The node limit is honoured exactly (`--nodes 10` searches 10 nodes, not a polling
         // interval's 256).
-        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit.unwrap_or(u64::MAX));
+        self.next_poll = (self.nodes + POLL_INTERVAL)
+            .min(self.node_limit.unwrap_or(u64::MAX))
+            .min(self.budget.max(self.nodes + 1));
+        if self.nodes >= self.budget {
+            self.over_budget = true;
+        }
         if self.stop.load(Ordering::Relaxed) {
             self.aborted = Some(UnknownReason::Stopped);
             return;

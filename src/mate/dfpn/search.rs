@@ -56,7 +56,7 @@ impl Search<'_> {
             result.rep = NO_REP;
         }
 
-        if self.monitor.aborted.is_none() {
+        if !self.monitor.halted() {
             let amount = (self.monitor.nodes - node_start).min(u32::MAX as u64) as u32;
             if result.v.dn == 0 && result.rep != NO_REP {
                 // A failure on this path only: never a table disproof (GHI).
@@ -86,7 +86,7 @@ impl Search<'_> {
             if pn == 0 || dn == 0 {
                 return self.finish(pos, or, hand, base, pn);
             }
-            if pn >= th_pn || dn >= th_dn || self.monitor.aborted.is_some() {
+            if pn >= th_pn || dn >= th_dn || self.monitor.halted() {
                 return NodeResult {
                     v: Value::unsolved(pn, dn, hand),
                     rep: NO_REP,
