@@ -279,20 +279,36 @@ fn horse_circling_problem_reads_its_shortest_line() {
     }
     let (sfen, exp) = rows[1].clone();
     assert_eq!(exp, "353");
-    let r = tsumugi::mate::with_search_stack(move || {
+    let (r, news) = tsumugi::mate::with_search_stack(move || {
         let pos = Position::from_sfen(&sfen).unwrap();
         let limits = Limits {
             time: Some(Duration::from_secs(120)),
             root_is_and_if_checked: false,
             ..Limits::default()
         };
-        Solver::new(1024).solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        let mut news = Vec::new();
+        let r = Solver::new(1024).solve(&pos, &limits, &AtomicBool::new(false), &mut |p| {
+            news.extend(p.news.clone())
+        });
+        (r, news)
     });
     let Outcome::Mate(line) = &r.outcome else {
         panic!("{:?}", r.outcome)
     };
     assert_eq!(line.len(), 353);
     assert!(r.status.unwrap().established());
+    // A round that failed below the bound was announced with the interval it left.
+    let interval = |n: &String| {
+        n.starts_with("no mate within ") && n.contains(" plies: the shortest mate takes ")
+    };
+    assert!(
+        news.iter().any(|n| interval(n) && n.contains(" to ")),
+        "{news:?}"
+    );
+    assert!(
+        news.iter().any(|n| interval(n) && n.contains(" takes 353")),
+        "{news:?}"
+    );
 }
 
 /// Issue 13: Microcosmos (long.tsv, 1525 plies). Its first proof's line is 1581 plies, and each
