@@ -222,24 +222,21 @@ fn run_root(
         // lower and upper bounds is halved (see `next_limit`).
         // A round below `upper - 2` is speculative: it may land just under the minimum, where
         // refuting is hardest, before the cheap rounds above have shortened the line. It gets
-        // a budget of as many nodes as the whole solve has searched so far; past that it is
-        // abandoned and the rounds step down two plies at a time from then on. Measured on
+        // a budget of `SPECULATION_BUDGET` times the nodes the whole solve has searched so far
+        // (halved for each one abandoned before); past that it is abandoned, and the rounds
+        // step down two plies at a time until three more have found mates. Measured on
         // famous.tsv row 56 (無双1番): proven 39 after 3.4 s, the gallop tried 23 and was still
         // refuting it at 30 s, leaving a 47-ply line where stepping reached 25.
         let mut step = 1usize;
         let mut found = 0usize;
         let mut bisect = false;
-        let mut speculate = true;
+        let mut abandoned = 0u32;
         while upper >= lower + 2 {
-            let limit = if speculate {
-                next_limit(lower, upper, step, bisect)
-            } else {
-                (upper - 2) as u32
-            }
-            .min(user_limit);
+            let limit = next_limit(lower, upper, step, bisect).min(user_limit);
             s.set_limit(limit);
             let speculative = (limit as usize) + 2 < upper;
-            s.set_round_budget(speculative.then(|| s.nodes()));
+            let budget = s.nodes().saturating_mul(SPECULATION_BUDGET) >> abandoned.min(16);
+            s.set_round_budget(speculative.then_some(budget));
             let (n0, t0) = (s.nodes(), std::time::Instant::now());
             let r = round(s, pos, &line, line_bounded, limit);
             let over_budget = s.over_budget();
@@ -249,7 +246,8 @@ fn run_root(
                     "round within {limit}: over its budget after {} nodes; stepping by two",
                     s.nodes() - n0
                 );
-                speculate = false;
+                abandoned += 1;
+                (step, found, bisect) = (1, 0, false);
                 continue;
             }
             log::debug!(
@@ -464,6 +462,14 @@ fn round(
 
 /// Rounds that must find mates, stepping down two plies, before the step starts doubling.
 const GALLOP_AFTER: usize = 3;
+
+/// A speculative round's node budget, in multiples of the nodes searched so far. Measured on
+/// long-ge50 row 1 (353 plies, 1024 MB; its useful speculative rounds fail below the minimum
+/// and give lower bounds) and famous.tsv row 56 (25 plies, 30 s): with 1, row 1's rounds were
+/// abandoned again and again and its minimum took 36 s; with 2, 60 s was not enough (an
+/// abandoned round's unsolved entries, numbers found under a shorter limit, misled the next
+/// round); with 4, 17.7 s. Row 56 reached 25 plies in 6 to 8 s with each.
+const SPECULATION_BUDGET: u64 = 4;
 
 /// Proven bound (plies) below which the rounds never gallop.
 const GALLOP_MIN_BOUND: usize = 64;
