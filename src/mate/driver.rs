@@ -474,6 +474,9 @@ const SPECULATION_BUDGET: u64 = 4;
 /// Proven bound (plies) below which the rounds never gallop.
 const GALLOP_MIN_BOUND: usize = 64;
 
+/// Shortest line given shortcut passes (see `shorten_line`).
+const SHORTCUT_MIN_LINE: usize = 64;
+
 /// Plies between the line positions a round's sweep searches (see `round`).
 const SWEEP_STRIDE: usize = 32;
 
@@ -493,10 +496,10 @@ fn shorten_line(
     lower: usize,
     minimax: &mut bool,
 ) {
-    // On a line shorter than the sweep's stride the rounds are cheap and find the same
-    // shortcuts; the passes' own cost (about a millisecond each, not counted as nodes) was 10%
-    // of mate3-11's time at 3 s a problem.
-    if !bounded || line.len() < SWEEP_STRIDE {
+    // On a short line the rounds are cheap and find the same shortcuts; the passes' own cost
+    // (about a millisecond each with the reading after them, not counted as nodes) was 10% of
+    // mate3-11's time at 3 s a problem with no threshold, and 8% of extra1-9's at 32 plies.
+    if !bounded || line.len() < SHORTCUT_MIN_LINE {
         return;
     }
     loop {
