@@ -25,6 +25,18 @@ fn load(dir: &Path, file: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The rows of `file` in the problem folder, or `None` (with a SKIPPED line) when the folder or
+/// the file is missing.
+fn set_or_skip(file: &str) -> Option<Vec<(String, String)>> {
+    let dir = problems_dir()?;
+    let rows = load(&dir, file);
+    if rows.is_empty() {
+        eprintln!("SKIPPED: {file} not found in {}", dir.display());
+        return None;
+    }
+    Some(rows)
+}
+
 struct Totals {
     n: usize,
     solved: usize,
@@ -238,12 +250,9 @@ fn shortest_lengths_against_known_lengths() {
 /// with a fresh table and 300 000 nodes, as in that experiment.
 #[test]
 fn repetition_failures_never_make_a_mate_nomate() {
-    let Some(dir) = problems_dir() else { return };
-    let rows = load(&dir, "famous.tsv");
-    if rows.is_empty() {
-        eprintln!("SKIPPED: famous.tsv not found in {}", dir.display());
+    let Some(rows) = set_or_skip("famous.tsv") else {
         return;
-    }
+    };
     let stop = AtomicBool::new(false);
     for i in [37, 45, 80, 164, 191, 216] {
         let (sfen, exp) = &rows[i];
@@ -271,12 +280,9 @@ fn repetition_failures_never_make_a_mate_nomate() {
 /// answer takes about 17 s.
 #[test]
 fn horse_circling_problem_reads_its_shortest_line() {
-    let Some(dir) = problems_dir() else { return };
-    let rows = load(&dir, "long-ge50.tsv");
-    if rows.is_empty() {
-        eprintln!("SKIPPED: long-ge50.tsv not found in {}", dir.display());
+    let Some(rows) = set_or_skip("long-ge50.tsv") else {
         return;
-    }
+    };
     let (sfen, exp) = rows[1].clone();
     assert_eq!(exp, "353");
     let (r, news) = tsumugi::mate::with_search_stack(move || {
@@ -320,15 +326,14 @@ fn horse_circling_problem_reads_its_shortest_line() {
 /// reading. The search is stopped there.
 #[test]
 fn microcosmos_line_is_shortened_before_any_round() {
-    let Some(dir) = problems_dir() else { return };
-    let rows = load(&dir, "long.tsv");
-    let Some((sfen, _)) = rows.iter().find(|(_, exp)| exp == "1525").cloned() else {
-        eprintln!(
-            "SKIPPED: long.tsv with Microcosmos not found in {}",
-            dir.display()
-        );
+    let Some(rows) = set_or_skip("long.tsv") else {
         return;
     };
+    let (sfen, _) = rows
+        .iter()
+        .find(|(_, exp)| exp == "1525")
+        .cloned()
+        .expect("long.tsv holds Microcosmos (1525 plies)");
     let news = tsumugi::mate::with_search_stack(move || {
         let pos = Position::from_sfen(&sfen).unwrap();
         let limits = Limits {

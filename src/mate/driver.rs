@@ -211,15 +211,13 @@ fn run_root(
             lower,
             &mut minimax,
         );
-        // Shortest mate: prove or refute a mate within (upper - 2) plies until refuted
-        // (KomoringHeights' post-search). Proofs in the table longer than the limit are ignored
-        // by `mid`; failures at the limit are stored as "no mate within n plies" (see `tt`) and
-        // reused by later rounds. `line_bounded`: the line came from the minimax reading, so
-        // its length is a proven bound, never below the true minimum; such a line is kept over
-        // one that follows stored lengths.
-        // The bound to try next gallops: each round that finds a mate doubles the step below
-        // the proven bound, until a round fails; from then on the interval between the proven
-        // lower and upper bounds is halved (see `next_limit`).
+        // Shortest mate: rounds prove or refute a mate within a limit below `upper` until
+        // `lower` meets it (KomoringHeights' post-search, with the limit chosen by
+        // `next_limit`). Proofs in the table longer than the limit are ignored by `mid`;
+        // failures at the limit are stored as "no mate within n plies" (see `tt`) and reused
+        // by later rounds. `line_bounded`: the line came from the minimax reading, so its
+        // length is a proven bound, never below the true minimum; such a line is kept over one
+        // that follows stored lengths.
         // A round below `upper - 2` is speculative: it may land just under the minimum, where
         // refuting is hardest, before the cheap rounds above have shortened the line. It gets
         // a budget of `SPECULATION_BUDGET` times the nodes the whole solve has searched so far
@@ -446,7 +444,7 @@ fn round(
         .step_by(stride / 2);
     for d in plies {
         let r = s.prove_at(pos, &line[..d], None, limit);
-        if s.aborted().is_some() {
+        if s.aborted().is_some() || s.over_budget() {
             break;
         }
         if r.v.pn == 0 {

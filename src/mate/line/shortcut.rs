@@ -14,6 +14,7 @@
 //! the positions where it rejoins the line.
 
 use super::super::dfpn::{node_moves, Search};
+use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::{Move, Position};
 
 /// What one pass over a line found.
@@ -82,6 +83,20 @@ impl Look<'_, '_> {
         !self.stopped
     }
 
+    /// What the table settles about `pos` within `budget` plies: `Some(Some(len))` for a proof
+    /// that fits, `Some(None)` for a refutation that covers them, `None` when it must be
+    /// searched.
+    fn table(&self, pos: &Position, budget: u32) -> Option<Option<u16>> {
+        let v = self.s.stored_within(pos, budget);
+        if v.pn == 0 {
+            Some(Some(v.len))
+        } else if v.dn == 0 {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
     /// The length of a mate of attacker-to-move `pos` within `budget` plies, searching at most
     /// `depth` more plies; stores the proof it finds. Lengths strictly decrease down the tree,
     /// so no proof found here can depend on a cycle.
@@ -89,30 +104,27 @@ impl Look<'_, '_> {
         if budget == 0 {
             return None;
         }
-        let v = self.s.stored_within(pos, budget);
-        if v.pn == 0 {
-            return Some(v.len);
+        if let Some(known) = self.table(pos, budget) {
+            return known;
         }
-        if v.dn == 0 || depth == 0 || !self.visit() {
+        if depth == 0 || !self.visit() {
             return None;
         }
         let checks = node_moves(pos, true);
         // Checks whose position already has a proof first, shortest first: they are the ones
         // likely to mate within the budget, and each success lowers the budget of the rest.
-        let mut order: Vec<(u16, Move)> = checks
-            .as_slice()
-            .iter()
-            .map(|&m| {
-                pos.do_move(m);
-                let v = self.s.stored_within(pos, u32::MAX);
-                pos.undo_move();
-                (if v.pn == 0 { v.len } else { u16::MAX }, m)
-            })
-            .collect();
-        order.sort_by_key(|&(l, _)| l);
+        let mut order = [(u16::MAX, Move::NONE); MAX_MOVES];
+        let order = &mut order[..checks.len()];
+        for (slot, &m) in order.iter_mut().zip(checks.as_slice()) {
+            pos.do_move(m);
+            let v = self.s.stored_within(pos, u32::MAX);
+            pos.undo_move();
+            *slot = (if v.pn == 0 { v.len } else { u16::MAX }, m);
+        }
+        order.sort_unstable_by_key(|&(l, _)| l);
         let mut budget = budget;
         let mut best: Option<(u16, Move)> = None;
-        for (_, m) in order {
+        for &(_, m) in order.iter() {
             if budget == 0 {
                 break;
             }
@@ -137,18 +149,14 @@ impl Look<'_, '_> {
     /// The length of a mate of defender-to-move `pos` (in check) within `budget` plies,
     /// searching at most `depth` more plies: every legal move must be answered.
     fn and_node(&mut self, pos: &mut Position, budget: u32, depth: u32) -> Option<u16> {
+        if let Some(known) = self.table(pos, budget) {
+            return known;
+        }
         let evasions = node_moves(pos, false);
         if evasions.is_empty() {
             return Some(0);
         }
-        if budget < 2 {
-            return None;
-        }
-        let v = self.s.stored_within(pos, budget);
-        if v.pn == 0 {
-            return Some(v.len);
-        }
-        if v.dn == 0 || depth == 0 || !self.visit() {
+        if budget < 2 || depth == 0 || !self.visit() {
             return None;
         }
         let mut worst = 0u16;
