@@ -61,7 +61,6 @@ fn main() {
         let mut solver = Solver::new(hash_mb);
         let stop = AtomicBool::new(false);
         let (mut n, mut solved, mut wrong, mut equal, mut at_or_below) = (0, 0, 0, 0, 0);
-        let mut got_text = String::new();
         let mut nodes = 0u64;
         let mut total = Duration::ZERO;
         let mut times = vec![];
@@ -87,27 +86,24 @@ fn main() {
             nodes += r.stats.nodes;
             let got = match &r.outcome {
                 Outcome::Mate(l) => {
+                    // What is claimed is the proven bound; a line read by following stored
+                    // lengths (when the minimax reading gave up) can be shorter.
+                    let bound = r.status.as_ref().map_or(l.len(), |s| s.upper as usize);
                     if exp == "nomate" {
                         wrong += 1;
                     } else {
                         solved += 1;
                         times.push(el);
-                        // What is claimed is the proven bound; a line read by following
-                        // stored lengths (when the minimax reading gave up) can be shorter.
-                        let bound = r.status.as_ref().map_or(l.len(), |s| s.upper as usize);
                         match exp.parse::<usize>() {
                             Ok(e) if e == l.len() && bound == e => equal += 1,
                             Ok(e) if bound <= e => at_or_below += 1,
                             _ => {}
                         }
-                        if bound != l.len() {
-                            got_text = format!("{}/bound {bound}", l.len());
-                        }
                     }
-                    if got_text.is_empty() {
+                    if bound == l.len() {
                         l.len().to_string()
                     } else {
-                        std::mem::take(&mut got_text)
+                        format!("{}/bound {bound}", l.len())
                     }
                 }
                 Outcome::NoMate => {

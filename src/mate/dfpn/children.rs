@@ -37,8 +37,8 @@ use crate::shogi::{Hand, Move, MoveList, PieceKind, Position};
 /// 190 (191 with both), but silvers stay delayed: the first proof of 世界大戦 (395 plies) then
 /// found could not be read by minimax (its stored proofs lead back onto the reading path where
 /// the king shuffles in a corner, even after 1,249 of them were proven again), so a walk of 141
-/// plies was shown until a later round's proof read; engine-tests' interrupt test caught it. Delaying the defender's pairs as well, as
-/// KomoringHeights does, lost 4.
+/// plies was shown until a later round's proof read; engine-tests' interrupt test caught it.
+/// Delaying the defender's pairs as well, as KomoringHeights does, lost 4.
 #[inline]
 fn delays_non_promotion(pos: &Position, m: Move) -> bool {
     if m.is_drop() || m.is_promotion() {
@@ -154,13 +154,14 @@ impl Search<'_> {
             let idx = self.children.len() - base;
             let group_prev = if or {
                 // The generator emits the promotion just before the non-promotion.
-                if idx > 0 && delays_non_promotion(pos, m) {
+                let twin = idx > 0 && {
                     let p = &self.children[base + idx - 1];
-                    (!p.mv.is_drop() && p.mv.from() == m.from() && p.mv.to() == m.to())
-                        .then_some(idx - 1)
-                } else {
-                    None
-                }
+                    !p.mv.is_drop()
+                        && !m.is_drop()
+                        && p.mv.from() == m.from()
+                        && p.mv.to() == m.to()
+                };
+                (twin && delays_non_promotion(pos, m)).then(|| idx - 1)
             } else if m.is_drop() {
                 let prev = drop_last[m.to().index()];
                 drop_last[m.to().index()] = idx as u16 + 1;
