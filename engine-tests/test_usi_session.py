@@ -4,6 +4,8 @@ client), and a ShogiHome-like GUI session. Every mating line is replayed with cs
 
 from __future__ import annotations
 
+import os
+import re
 import time
 
 import pytest
@@ -170,7 +172,11 @@ def test_shogihome_like_session(engine):
         "RootIsAndNodeIfChecked",
     }
     assert "type spin default 256 min 1 max 65536" in options["USI_Hash"]
-    assert "type spin default 1 min 1 max 1" in options["Threads"]
+    # The default is the machine's available parallelism (CPU quotas may lower it), capped at 8.
+    m = re.search(r"type spin default (\d+) min 1 max 256$", options["Threads"])
+    assert m, options["Threads"]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert 1 <= int(m.group(1)) <= min(cores, 8)
     engine.send("setoption name USI_Hash value 32")
     engine.send("setoption name USI_Ponder value true")
     engine.send("isready")

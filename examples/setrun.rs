@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example setrun -- ../shared/problems/famous.tsv [--time-ms 1000]
-//!     [--post none|shortest] [--hash-mb 256] [--every K] [--quiet]
+//!     [--post none|shortest] [--hash-mb 256] [--threads 1] [--every K] [--quiet]
 //! ```
 //!
 //! Each problem starts from an empty table (as a fresh `go mate` after `usinewgame` would).
@@ -28,6 +28,7 @@ fn main() {
     let mut every = 1usize;
     let mut quiet = false;
     let mut nodes_limit: Option<u64> = None;
+    let mut threads = 1usize;
     let mut i = 0;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
@@ -37,6 +38,7 @@ fn main() {
             "--hash-mb" => hash_mb = v.parse().expect("--hash-mb"),
             "--every" => every = v.parse().expect("--every"),
             "--nodes" => nodes_limit = Some(v.parse().expect("--nodes")),
+            "--threads" => threads = v.parse().expect("--threads"),
             "--quiet" => {
                 quiet = true;
                 i += 1;
@@ -59,6 +61,7 @@ fn main() {
         .collect();
     let res = tsumugi::mate::with_search_stack(move || {
         let mut solver = Solver::new(hash_mb);
+        solver.set_threads(threads);
         let stop = AtomicBool::new(false);
         let (mut n, mut solved, mut wrong, mut equal, mut at_or_below) = (0, 0, 0, 0, 0);
         let mut nodes = 0u64;

@@ -29,7 +29,7 @@ fn solve_with(solver: &mut Solver, sfen: &str, post: PostSearch, secs: u64) -> O
 }
 
 fn solve(sfen: &str) -> Outcome {
-    solve_with(&mut Solver::new(32), sfen, PostSearch::Shortest, 20)
+    solve_with(&mut common::solver(32), sfen, PostSearch::Shortest, 20)
 }
 
 /// Independent replay: legal moves, attacker checks, final checkmate.
@@ -77,7 +77,7 @@ fn double_count_stall_from_seed_002() {
         root_is_and_if_checked: false,
         ..Limits::default()
     };
-    let r = Solver::new(32).solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    let r = common::solver(32).solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
     match r.outcome {
         Outcome::Mate(line) => assert_mate_line(sfen, &line),
         o => panic!("stalled: {o:?} after {} nodes", r.stats.nodes),
@@ -145,7 +145,7 @@ fn tagged(tag: &str) -> Option<Vec<(String, String)>> {
 fn check_tag(tag: &str, secs: u64) {
     let Some(rows) = tagged(tag) else { return };
     assert!(!rows.is_empty(), "no rows tagged {tag}");
-    let mut solver = Solver::new(64);
+    let mut solver = common::solver(64);
     let mut bad = vec![];
     for (sfen, exp) in &rows {
         if Position::from_sfen(sfen).is_err() {
@@ -215,7 +215,7 @@ fn ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table() {
     let Some(rows) = tagged("perpetual_check") else {
         return;
     };
-    let mut solver = Solver::new(64);
+    let mut solver = common::solver(64);
     for (sfen, exp) in rows.iter().filter(|(_, e)| e != "nomate") {
         let Outcome::Mate(line) = solve_with(&mut solver, sfen, PostSearch::None, 10) else {
             panic!("{sfen}: expected mate {exp}");
@@ -238,7 +238,7 @@ fn ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table() {
 fn composer_answers_brief_three_ply_problem_in_three() {
     // Brief §6: other solvers answer this 3-ply problem with 11 plies of useless interpositions.
     let sfen = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
-    match solve_with(&mut Solver::new(32), sfen, PostSearch::Composer, 20) {
+    match solve_with(&mut common::solver(32), sfen, PostSearch::Composer, 20) {
         Outcome::Mate(line) => {
             let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
             assert_eq!(text.join(" "), "G*3i 2h1i 3g1g");
@@ -269,7 +269,7 @@ fn composer_lengths_match_source_labels_and_keep_valid_interpositions() {
     let Some(rows) = rows_with_labels() else {
         return;
     };
-    let mut solver = Solver::new(64);
+    let mut solver = common::solver(64);
     let mut checked = 0;
     for (sfen, strict, label, tags) in rows {
         let want = if tags.contains("valid_interposition") && strict.parse::<usize>().is_ok() {
@@ -323,8 +323,8 @@ fn spare_pieces_tie_break() {
     let Some(rows) = first_rows("mate3-11.tsv", 300) else {
         return;
     };
-    let mut solver = Solver::new(64);
-    let mut alt_solver = Solver::new(16);
+    let mut solver = common::solver(64);
+    let mut alt_solver = common::solver(16);
     let mut choices = 0;
     for (sfen, _) in &rows {
         let Outcome::Mate(strict) = solve_with(&mut solver, sfen, PostSearch::Shortest, 10) else {
@@ -393,7 +393,7 @@ fn shortest_found_after_a_longer_first_proof() {
     let Some(rows) = first_rows("mate3-11.tsv", 300) else {
         return;
     };
-    let mut solver = Solver::new(64);
+    let mut solver = common::solver(64);
     let mut longer_first = 0;
     for (sfen, known) in &rows {
         let Outcome::Mate(first) = solve_with(&mut solver, sfen, PostSearch::None, 10) else {

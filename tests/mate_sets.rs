@@ -140,7 +140,7 @@ const REPORTED_SETS: &[&str] = &[
 
 fn run_all(sample: Option<usize>, limit: Duration, include_reported: bool) {
     let Some(dir) = problems_dir() else { return };
-    let mut solver = Solver::new(256);
+    let mut solver = common::solver(256);
     let mut failures = 0;
     for (sets, required) in [(REQUIRED_SETS, true), (REPORTED_SETS, false)] {
         if !required && !include_reported {
@@ -188,7 +188,7 @@ fn full_sets_within_one_second_each() {
 #[ignore = "every position of the sets with known lengths, shortest post-search: minutes"]
 fn shortest_lengths_against_known_lengths() {
     let Some(dir) = problems_dir() else { return };
-    let mut solver = Solver::new(256);
+    let mut solver = common::solver(256);
     let stop = AtomicBool::new(false);
     let secs: u64 = std::env::var("TSUMUGI_LEN_SECS")
         .ok()
@@ -264,7 +264,7 @@ fn repetition_failures_never_make_a_mate_nomate() {
             root_is_and_if_checked: false,
             ..Limits::default()
         };
-        let r = Solver::new(256).solve(&pos, &limits, &stop, &mut |_| {});
+        let r = common::solver(256).solve(&pos, &limits, &stop, &mut |_| {});
         assert_ne!(r.outcome, Outcome::NoMate, "famous.tsv row {i}: {sfen}");
     }
 }
@@ -293,7 +293,7 @@ fn horse_circling_problem_reads_its_shortest_line() {
             ..Limits::default()
         };
         let mut news = Vec::new();
-        let r = Solver::new(1024).solve(&pos, &limits, &AtomicBool::new(false), &mut |p| {
+        let r = common::solver(1024).solve(&pos, &limits, &AtomicBool::new(false), &mut |p| {
             news.extend(p.news.clone())
         });
         (r, news)
@@ -303,12 +303,14 @@ fn horse_circling_problem_reads_its_shortest_line() {
     };
     assert_eq!(line.len(), 353);
     assert!(r.status.unwrap().established());
-    // A round that failed below the bound was announced with the interval it left.
+    // A round that failed below the bound was announced with the interval it left (with one
+    // thread: helpers change which rounds fail, and with two the bound sometimes steps down
+    // to 353 with no round failing before the last).
     let interval = |n: &String| {
         n.starts_with("no mate within ") && n.contains(" plies: the shortest mate takes ")
     };
     assert!(
-        news.iter().any(|n| interval(n) && n.contains(" to ")),
+        common::test_threads() > 1 || news.iter().any(|n| interval(n) && n.contains(" to ")),
         "{news:?}"
     );
     assert!(
@@ -326,6 +328,12 @@ fn horse_circling_problem_reads_its_shortest_line() {
 /// reading. The search is stopped there.
 #[test]
 fn microcosmos_line_is_shortened_before_any_round() {
+    if common::test_threads() > 1 {
+        // With helpers the first proof differs from run to run (one run's pass reached 1527 and
+        // a round found 1525); the claim is about the one-thread search.
+        eprintln!("SKIPPED: microcosmos_line_is_shortened_before_any_round checks one thread");
+        return;
+    }
     let Some(rows) = set_or_skip("long.tsv") else {
         return;
     };
@@ -343,7 +351,7 @@ fn microcosmos_line_is_shortened_before_any_round() {
         };
         let stop = AtomicBool::new(false);
         let mut news: Vec<(u64, u32)> = Vec::new();
-        let r = Solver::new(1024).solve(&pos, &limits, &stop, &mut |p| {
+        let r = common::solver(1024).solve(&pos, &limits, &stop, &mut |p| {
             if let (Some(_), Some(st)) = (&p.news, &p.status) {
                 news.push((p.stats.nodes, st.upper));
                 if st.upper <= 1525 {

@@ -27,8 +27,10 @@ usage: tsumugi bench [--hash-mb M] [--threads N]
   Solves the built-in positions (shortest mate, a node limit per position, no time limit) and
   prints one line per position: '<index> <result> length <L> nodes <N> time_ms <T>', where
   result is mate, nomate or unknown:<reason>; then 'nodes <N> time_ms <T> nps <R>'.
-  With one thread the node counts are deterministic for a given --hash-mb (default 16).
-  Only --threads 1 is supported.";
+  --threads: search threads per position (default 1). With one thread the node counts are
+  deterministic for a given --hash-mb (default 16): the total is a regression signature. With
+  more, they vary from run to run (the threads race over one table); the nodes are summed over
+  the threads.";
 
 /// Hash size when `--hash-mb` is not given.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -112,7 +114,7 @@ pub const POSITIONS: &[&str] = &[
 pub struct BenchConfig {
     /// Table size in MB (`--hash-mb`).
     pub hash_mb: usize,
-    /// Search threads (`--threads`; only 1 is accepted).
+    /// Search threads (`--threads`).
     pub threads: usize,
 }
 
@@ -128,9 +130,10 @@ pub fn parse_bench_args(rest: &[String]) -> Result<BenchConfig, String> {
         return Err("--hash-mb must be between 1 and 1048576".to_string());
     }
     let threads: usize = args.parse_num("threads")?.unwrap_or(1);
-    if threads != 1 {
+    if threads == 0 || threads > crate::mate::MAX_THREADS {
         return Err(format!(
-            "--threads {threads}: only 1 thread is supported (the node signature is for one thread)"
+            "--threads {threads}: must be between 1 and {}",
+            crate::mate::MAX_THREADS
         ));
     }
     Ok(BenchConfig { hash_mb, threads })
@@ -188,6 +191,7 @@ fn result_word(outcome: &Outcome) -> (String, usize) {
 pub fn run_positions(
     positions: &[&str],
     hash_mb: usize,
+    threads: usize,
     node_limit: u64,
     report: &mut dyn FnMut(&BenchLine),
 ) -> Vec<BenchLine> {
@@ -203,6 +207,7 @@ pub fn run_positions(
             .unwrap_or_else(|e| panic!("bench position {} is invalid: {e}", i + 1));
         // A fresh solver per position: nothing of an earlier search can change this one.
         let mut solver = Solver::new(hash_mb);
+        solver.set_threads(threads);
         let r = solver.solve(&pos, &limits, &stop, &mut |_| {});
         let (result, length) = result_word(&r.outcome);
         let line = BenchLine {
@@ -226,7 +231,7 @@ pub fn totals(lines: &[BenchLine]) -> (u64, Duration, u64) {
     (nodes, time, nps)
 }
 
-/// `tsumugi bench [--hash-mb M] [--threads 1]` with `rest`, the arguments after `bench`.
+/// `tsumugi bench [--hash-mb M] [--threads N]` with `rest`, the arguments after `bench`.
 pub fn cmd_bench(rest: &[String]) -> ExitCode {
     if wants_help(rest) {
         say(BENCH_USAGE);
@@ -237,7 +242,9 @@ pub fn cmd_bench(rest: &[String]) -> ExitCode {
         Err(e) => return usage_error("bench", &e),
     };
     let lines = crate::mate::with_search_stack(move || {
-        run_positions(POSITIONS, cfg.hash_mb, NODE_LIMIT, &mut |l| say(l))
+        run_positions(POSITIONS, cfg.hash_mb, cfg.threads, NODE_LIMIT, &mut |l| {
+            say(l)
+        })
     });
     let (nodes, time, nps) = totals(&lines);
     say(format_args!(
@@ -276,12 +283,13 @@ mod tests {
             })
         );
         assert_eq!(parse_bench_args(&args("--threads 1")).unwrap().threads, 1);
+        assert_eq!(parse_bench_args(&args("--threads 2")).unwrap().threads, 2);
     }
 
     #[test]
     fn bad_arguments() {
         for bad in [
-            "--threads 2",
+            "--threads 257",
             "--threads 0",
             "--threads x",
             "--hash-mb 0",
@@ -293,13 +301,13 @@ mod tests {
         ] {
             assert!(parse_bench_args(&args(bad)).is_err(), "accepted '{bad}'");
         }
-        let e = parse_bench_args(&args("--threads 2")).unwrap_err();
-        assert!(e.contains("only 1 thread"), "{e}");
+        let e = parse_bench_args(&args("--threads 0")).unwrap_err();
+        assert!(e.contains("between 1 and"), "{e}");
     }
 
     #[test]
     fn bad_arguments_exit_2() {
-        assert_eq!(cmd_bench(&args("--threads 2")), ExitCode::from(2));
+        assert_eq!(cmd_bench(&args("--threads 0")), ExitCode::from(2));
         assert_eq!(cmd_bench(&args("--bogus 1")), ExitCode::from(2));
     }
 
@@ -317,8 +325,8 @@ mod tests {
         // The first 20: mates of 1 to 13 plies and two no-mates, a few thousand nodes each.
         let subset: Vec<&'static str> = POSITIONS.iter().copied().take(20).collect();
         let (a, b) = crate::mate::with_search_stack(move || {
-            let a = run_positions(&subset, 16, NODE_LIMIT, &mut |_| {});
-            let b = run_positions(&subset, 16, NODE_LIMIT, &mut |_| {});
+            let a = run_positions(&subset, 16, 1, NODE_LIMIT, &mut |_| {});
+            let b = run_positions(&subset, 16, 1, NODE_LIMIT, &mut |_| {});
             (a, b)
         });
         let sig = |v: &[BenchLine]| -> Vec<(String, usize, u64)> {

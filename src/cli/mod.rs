@@ -33,7 +33,7 @@ usage:
                                    then 'nodes <N> time_ms <T> nps <R>'
   tsumugi moves [--kind legal|checks|evasions] <SFEN>|startpos
                                    print the moves of that kind, sorted, on one line
-  tsumugi bench [--hash-mb M] [--threads 1]
+  tsumugi bench [--hash-mb M] [--threads N]
                                    solve the built-in positions; deterministic node signature
   tsumugi help                     this text
   A position is a SFEN (one argument, or several words; a leading 'sfen' is allowed) or

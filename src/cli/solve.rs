@@ -12,8 +12,9 @@ use std::time::Duration;
 
 /// Usage of `tsumugi solve` (`--help`).
 pub const SOLVE_USAGE: &str = "\
-usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shortest|none|composer]
-                     [--threshold epsilon:<x>] [--no-defender-root] [--verbose] <SFEN>|startpos
+usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--threads N]
+                     [--post-search shortest|none|composer] [--threshold epsilon:<x>]
+                     [--no-defender-root] [--verbose] <SFEN>|startpos
   Prints 'checkmate <moves>', 'checkmate nomate' or 'checkmate timeout' on stdout, then nodes,
   time, nps, hashfull, what is established about the mate (shortest proven, or the interval
   known; whether every defence on the line is a longest one) and the line in Japanese notation
@@ -21,8 +22,10 @@ usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--post-search shor
   There is no time or node limit by default: the search runs until it has an answer. Ctrl-C
   (SIGINT, SIGTERM, SIGHUP) stops it and prints the best line proven so far with what is
   established about it; a second Ctrl-C exits at once.
-  --hash-mb: table size (default 256). --post-search: after the first proof, the shortest mate
-  (default), nothing, or the shortest shown as composers count it.
+  --hash-mb: table size (default 256). --threads: search threads over the one table (default:
+  the cores available, at most 8; 1 gives the same search node for node on every run).
+  --post-search: after the first proof, the shortest mate (default), nothing, or the shortest
+  shown as composers count it.
   --threshold epsilon:<x> sets the 1+ε trick's ε of the child thresholds (default 0.5).
   --no-defender-root: never search the side to move as the defender (by default a side to
   move in check that cannot mate, or whose opponent has no king, is the one being mated).
@@ -64,6 +67,7 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         "time-ms",
         "nodes",
         "hash-mb",
+        "threads",
         "post-search",
         "threshold",
         "sfen",
@@ -90,6 +94,17 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
     };
     if hash_mb == 0 || hash_mb > 1 << 20 {
         return usage_error(SUB, "--hash-mb must be between 1 and 1048576");
+    }
+    let threads: usize = match args.parse_num("threads") {
+        Ok(v) => v.unwrap_or(crate::mate::default_threads()),
+        Err(e) => return usage_error(SUB, &e),
+    };
+    if threads == 0 || threads > crate::mate::MAX_THREADS {
+        let e = format!(
+            "--threads must be between 1 and {}",
+            crate::mate::MAX_THREADS
+        );
+        return usage_error(SUB, &e);
     }
     let post_search = match args.get("post-search") {
         None => PostSearch::Shortest,
@@ -131,6 +146,7 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
     let result = crate::mate::with_search_stack(move || {
         let mut solver = Solver::new(hash_mb);
         solver.threshold = threshold;
+        solver.set_threads(threads);
         solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
             if let Some(news) = &p.news {

@@ -443,7 +443,7 @@ fn round(
         .filter(|&d| (d % 2 == 0) == or_root && (d as u32) < limit)
         .step_by(stride / 2);
     for d in plies {
-        let r = s.prove_at(pos, &line[..d], None, limit);
+        let r = s.prove_at_helped(pos, &line[..d], None, limit);
         if s.aborted().is_some() || s.over_budget() {
             break;
         }

@@ -9,8 +9,9 @@
 /// Types whose all-zero bit pattern is a valid value.
 ///
 /// # Safety
-/// Implement only for plain data where zero bytes form a valid (and meaningful) value.
-pub(crate) unsafe trait Zeroable: Copy {}
+/// Implement only for plain data (no drop glue: elements are never dropped) where zero bytes
+/// form a valid (and meaningful) value.
+pub(crate) unsafe trait Zeroable {}
 
 // SAFETY: zero is a valid u64.
 unsafe impl Zeroable for u64 {}
@@ -23,7 +24,8 @@ pub(crate) struct HugeBuf<T: Zeroable> {
 
 // SAFETY: `HugeBuf` owns its allocation exclusively, like a `Vec<T>`; `T` is plain data.
 unsafe impl<T: Zeroable + Send> Send for HugeBuf<T> {}
-// SAFETY: as above; shared access only reads through `&self`.
+// SAFETY: as above; shared access goes through `&T` only (interior mutability, if any, is
+// `T`'s own, e.g. atomics).
 unsafe impl<T: Zeroable + Sync> Sync for HugeBuf<T> {}
 
 const HUGE_PAGE: usize = 2 << 20;

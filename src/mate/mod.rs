@@ -102,6 +102,10 @@ pub struct Solver {
     /// The last mate this solver returned, with what was proven about it: solving the same
     /// position again on the warm table starts from it, so the answer never gets worse.
     last: Option<driver::Remembered>,
+    /// Search threads (1: the main search only; see [`Solver::set_threads`]).
+    threads: usize,
+    /// The helpers' buffers, kept across solves like `scratch`.
+    helper_scratch: Vec<dfpn::Scratch>,
 }
 
 impl Solver {
@@ -112,6 +116,8 @@ impl Solver {
             scratch: dfpn::Scratch::new(),
             threshold: Threshold::default(),
             last: None,
+            threads: 1,
+            helper_scratch: Vec::new(),
         }
     }
 
@@ -156,7 +162,7 @@ impl Solver {
     ) -> SearchResult {
         let kind = driver::root_kind(pos, limits.root_is_and_if_checked);
         let mut search = dfpn::Search::new(
-            &mut self.tt,
+            &self.tt,
             &mut self.scratch,
             pos,
             kind.attacker(pos),
@@ -165,8 +171,76 @@ impl Solver {
             progress,
             self.threshold,
         );
-        driver::solve(&mut search, kind, pos, limits, &mut self.last)
+        if self.threads <= 1 {
+            return driver::solve(&mut search, kind, pos, limits, &mut self.last);
+        }
+        // Helpers live for this solve only: starting a thread costs tens of microseconds,
+        // nothing beside a search.
+        let (crew, receivers) = dfpn::Crew::new(self.threads - 1);
+        let tt = &self.tt;
+        let threshold = self.threshold;
+        // Each helper's buffers go to the first thread that starts for it (a refused spawn
+        // drops its closure, so they wait in a slot).
+        let slots: Vec<_> = self
+            .helper_scratch
+            .iter_mut()
+            .map(|s| parking_lot::Mutex::new(Some(s)))
+            .collect();
+        std::thread::scope(|scope| {
+            for ((i, jobs), slot) in receivers.into_iter().enumerate().zip(&slots) {
+                let crew = &crew;
+                let started = [SEARCH_STACK_BYTES, FALLBACK_STACK_BYTES]
+                    .into_iter()
+                    .any(|stack| {
+                        let jobs = jobs.clone();
+                        std::thread::Builder::new()
+                            .name(format!("helper-{}", i + 1))
+                            .stack_size(stack)
+                            .spawn_scoped(scope, move || {
+                                let scratch = slot.lock().take().expect("scratch present");
+                                dfpn::run_helper(tt, scratch, crew, jobs, stop, threshold, i + 1)
+                            })
+                            .is_ok()
+                    });
+                if !started {
+                    log::warn!("cannot start helper thread {}; searching without it", i + 1);
+                }
+            }
+            search.set_crew(&crew);
+            let r = driver::solve(&mut search, kind, pos, limits, &mut self.last);
+            drop(search);
+            crew.dismiss();
+            r
+        })
     }
+
+    /// Search threads from the next solve on: the main search and `n - 1` helpers over the
+    /// one table (see `dfpn::crew`). With 1 (the default) the search is exactly the
+    /// single-threaded one, node for node.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+        self.tt.set_shared(self.threads > 1);
+        self.helper_scratch.truncate(self.threads - 1);
+        while self.helper_scratch.len() < self.threads - 1 {
+            self.helper_scratch.push(dfpn::Scratch::new());
+        }
+    }
+
+    /// Search threads (see [`Solver::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+/// Most search threads a solver takes (see [`Solver::set_threads`]).
+pub const MAX_THREADS: usize = 256;
+
+/// The default number of search threads (USI `Threads`, `solve --threads`): the machine's
+/// available parallelism, capped at 8. Past a few threads a shared-table df-pn gains little and
+/// each thread costs its own buffers (about 11 MB) and table traffic; a user with more cores can
+/// still ask for them.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
 /// Starts `f` on a thread named `name` with a stack large enough for the deepest searches (the

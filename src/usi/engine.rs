@@ -291,6 +291,7 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
         let job = Job {
             kind,
             hash_mb: self.hash_mb_to_use(),
+            threads: self.options.threads as usize,
             clear: std::mem::take(&mut self.clear_pending),
             pos,
             limits,

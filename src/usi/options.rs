@@ -16,6 +16,9 @@ pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
 /// Default `PvInterval` (ms).
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 
+/// Largest `Threads`.
+pub const THREADS_MAX: u32 = crate::mate::MAX_THREADS as u32;
+
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -23,7 +26,7 @@ pub struct Options {
     pub hash_mb: usize,
     /// `USI_Ponder` (accepted; pondering follows `go ponder`).
     pub ponder: bool,
-    /// `Threads` (declared with max 1: one search thread today).
+    /// `Threads`: search threads (see `mate::Solver::set_threads`).
     pub threads: u32,
     /// Node limit of a search; 0 means none.
     pub nodes_limit: u64,
@@ -41,7 +44,7 @@ impl Default for Options {
         Options {
             hash_mb: HASH_DEFAULT_MB,
             ponder: false,
-            threads: 1,
+            threads: crate::mate::default_threads() as u32,
             nodes_limit: 0,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             post_search: PostSearch::Shortest,
@@ -94,7 +97,10 @@ impl Options {
                 d.hash_mb
             ),
             "option name USI_Ponder type check default false".to_string(),
-            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            format!(
+                "option name Threads type spin default {} min 1 max {THREADS_MAX}",
+                d.threads
+            ),
             format!(
                 "option name NodesLimit type spin default 0 min 0 max {}",
                 i64::MAX
@@ -143,7 +149,7 @@ impl Options {
                 self.hash_mb = spin(opt, value, HASH_MIN_MB as u64, HASH_MAX_MB as u64)? as usize;
             }
             Changed::Threads => {
-                self.threads = spin(opt, value, 1, 1)? as u32;
+                self.threads = spin(opt, value, 1, THREADS_MAX as u64)? as u32;
             }
             Changed::NodesLimit => {
                 self.nodes_limit = spin(opt, value, 0, i64::MAX as u64)?;
@@ -227,7 +233,8 @@ mod tests {
         assert_eq!(o.pv_interval_ms, 0);
         o.set("PostSearch", Some("None")).unwrap();
         assert_eq!(o.post_search, PostSearch::None);
-        o.set("Threads", Some("1")).unwrap();
+        o.set("Threads", Some("4")).unwrap();
+        assert_eq!(o.threads, 4);
         let before = o.clone();
         for (n, v) in [
             ("USI_Hash", Some("0")),
@@ -241,7 +248,8 @@ mod tests {
                 Some("99999999999999999999999999999999999999999"),
             ),
             ("USI_Hash", None),
-            ("Threads", Some("2")),
+            ("Threads", Some("0")),
+            ("Threads", Some("257")),
             ("USI_Ponder", Some("yes")),
             ("PostSearch", Some("longest")),
             ("NodesLimit", Some("-3")),

@@ -25,6 +25,8 @@ pub trait Backend: Send + 'static {
     fn prepare(&mut self, hash_mb: usize);
     /// Empties the table (if any).
     fn clear(&mut self);
+    /// Search threads from the next search on (see `mate::Solver::set_threads`).
+    fn set_threads(&mut self, _threads: usize) {}
     /// Size of the allocated table in MB (0 if none).
     fn allocated_mb(&self) -> usize;
     /// Drops the table (after a failed search, whose table may be inconsistent).
@@ -55,6 +57,14 @@ impl Backend for LazySolver {
     fn clear(&mut self) {
         if let Some(s) = &mut self.0 {
             s.clear();
+        }
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        if let Some(s) = &mut self.0 {
+            if s.threads() != threads {
+                s.set_threads(threads);
+            }
         }
     }
 
@@ -110,6 +120,8 @@ pub(super) struct Job {
     pub(super) limits: Limits,
     /// The table size to prepare first.
     pub(super) hash_mb: usize,
+    /// Search threads (`Threads`).
+    pub(super) threads: usize,
     /// Clear the table first (`usinewgame` arrived during the previous search).
     pub(super) clear: bool,
 }
@@ -155,6 +167,7 @@ fn run_job<B: Backend, W: Write + Send + 'static>(
     };
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
         backend.prepare(job.hash_mb);
+        backend.set_threads(job.threads);
         if job.clear {
             backend.clear();
         }

@@ -276,3 +276,20 @@ pub fn oracle_perft(p: &PartialPosition, depth: u32, info: &mut OracleInfo) -> u
     }
     n
 }
+
+/// Search threads of the solvers the mate suites use: `TSUMUGI_TEST_THREADS` (default 1), so
+/// that scripts/test runs them with one thread and again with several over a shared table.
+pub fn test_threads() -> usize {
+    std::env::var("TSUMUGI_TEST_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or(1)
+}
+
+/// A solver with a table of `mb` MB and [`test_threads`] search threads.
+pub fn solver(mb: usize) -> tsumugi::mate::Solver {
+    let mut s = tsumugi::mate::Solver::new(mb);
+    s.set_threads(test_threads());
+    s
+}

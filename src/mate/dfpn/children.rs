@@ -25,30 +25,43 @@ use super::{Search, NO_REP};
 use crate::shogi::{Hand, Move, MoveList, PieceKind, Position};
 
 /// Whether the non-promoting `m` (an attacker's move), when it has a promoting twin, waits for
-/// that twin to be disproven: yes for a pawn, bishop, rook or silver, and for a lance moving to
-/// its second-farthest rank; no for a knight, or a lance stopping on the third rank (an
-/// unpromoted knight jumps to other squares than a promoted one steps to, and is often the key).
-/// famous.tsv row 25 (zuko029, 17 plies) needs the unpromoted 8e9c while 8e9c+ stays unsolved,
-/// so with every pair delayed the twin was never tried: no proof in 9.6 M nodes, 4,629 nodes
-/// with this rule. First proofs within 1 M nodes a problem, famous.tsv: 183 of 223 with every
-/// pair delayed, 185 with knights free, 186 with this rule.
-///
-/// Freeing silvers too (KomoringHeights delays only pawn, bishop, rook and lance pairs) solved
-/// 190 (191 with both), but silvers stay delayed: the first proof of 世界大戦 (395 plies) then
-/// found could not be read by minimax (its stored proofs lead back onto the reading path where
-/// the king shuffles in a corner, even after 1,249 of them were proven again), so a walk of 141
-/// plies was shown until a later round's proof read; engine-tests' interrupt test caught it.
-/// Delaying the defender's pairs as well, as KomoringHeights does, lost 4.
+/// that twin to be disproven: yes for a pawn, bishop or rook, and for a lance moving to its
+/// second-farthest rank; no for a knight or silver, or a lance stopping on the third rank (an
+/// unpromoted knight or silver reaches other squares than the promoted piece, and is often the
+/// key). famous.tsv row 25 (zuko029, 17 plies) needs the unpromoted 8e9c while 8e9c+ stays
+/// unsolved, so with every pair delayed the twin was never tried: no proof in 9.6 M nodes, 4,629
+/// nodes with knights free. First proofs within 1 M nodes a problem, famous.tsv: 183 of 223 with
+/// every pair delayed, 185 with knights free, 186 with lances to the third rank too, 190 or 191
+/// with silvers as well (this rule; KomoringHeights delays only pawn, bishop, rook and lance
+/// pairs). Freeing silvers first left 世界大戦's first proof unreadable by minimax; the cause
+/// was the table's 4-entry clusters (see `tt`), not the rule. Delaying the defender's pairs as
+/// well, as KomoringHeights does, lost 4.
 #[inline]
 fn delays_non_promotion(pos: &Position, m: Move) -> bool {
     if m.is_drop() || m.is_promotion() {
         return false;
     }
     match pos.piece_on(m.from()).kind() {
-        PieceKind::Knight => false,
+        PieceKind::Knight | PieceKind::Silver => false,
         PieceKind::Lance => m.to().relative_rank(pos.side_to_move()) == 1,
         _ => true,
     }
+}
+
+/// The initial (pn, dn) of a fresh check whose defender has `n` answers (df-pn+ initial
+/// numbers, after KomoringHeights' estimation): a check on a square the defender guards twice
+/// or more is harder to prove (pn + 1), one the attacker supports at least as well as the
+/// defender guards it harder to disprove (dn + 1). First proofs within 1 M nodes a problem,
+/// famous.tsv: 191 solved and 88 at the set's length without these terms, 192 and 90 with
+/// them; mate3-11 within 1 M nodes needed 996 K nodes without, 935 K with.
+#[inline]
+fn support_terms(pos: &Position, to: crate::shogi::Square, n: u32) -> (u32, u32) {
+    let defender = pos.side_to_move();
+    let occ = pos.occupied();
+    let guards = pos.attackers_to(defender, to, occ).count();
+    // An unguarded square is supported well enough whatever the count (saves the second scan).
+    let supported = guards == 0 || pos.attackers_to(defender.flip(), to, occ).count() >= guards;
+    (n + (guards >= 2) as u32, 1 + supported as u32)
 }
 
 /// One child of the node being searched.
@@ -136,8 +149,9 @@ impl Search<'_> {
                         c.v = Value::proven(ph, 0, Move::NONE);
                         self.tt.store(ck, c.v, my_tag, 1);
                     } else {
-                        c.v.pn = n.max(p.v.pn);
-                        c.v.dn = p.v.dn;
+                        let (pn, dn) = support_terms(pos, m.to(), n);
+                        c.v.pn = pn.max(p.v.pn);
+                        c.v.dn = dn.max(p.v.dn);
                     }
                     pos.undo_move();
                 } else {
@@ -282,16 +296,27 @@ impl Search<'_> {
 mod tests {
     use super::*;
 
-    /// A knight's non-promotion, or a lance's to its third-farthest rank, is searched beside the
-    /// promotion; the others wait for it.
+    /// A check on a square the defender guards twice starts harder to prove; one supported as
+    /// often as it is guarded starts harder to disprove.
+    #[test]
+    fn support_terms_count_guards_and_support() {
+        let to = Move::from_usi("5c5b").unwrap().to();
+        let guarded = Position::from_sfen("3sk4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
+        assert_eq!(support_terms(&guarded, to, 3), (4, 1));
+        let supported = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
+        assert_eq!(support_terms(&supported, to, 3), (3, 2));
+    }
+
+    /// A knight's or silver's non-promotion, or a lance's to its third-farthest rank, is searched
+    /// beside the promotion; the others wait for it.
     #[test]
     fn only_moves_that_lose_little_by_promoting_delay_their_non_promotion() {
         let pos = Position::from_sfen("4k4/9/9/4P1S1L/1N7/9/9/1B7/4K2R1 b - 1").unwrap();
         let delayed = |usi: &str| delays_non_promotion(&pos, Move::from_usi(usi).unwrap());
-        for m in ["5d5c", "1d1b", "8h3c", "2i2c", "3d3c", "3d2c"] {
+        for m in ["5d5c", "1d1b", "8h3c", "2i2c"] {
             assert!(delayed(m), "{m} should wait for its promotion");
         }
-        for m in ["8e9c", "8e7c", "1d1c", "5d5c+", "8e9c+"] {
+        for m in ["8e9c", "8e7c", "1d1c", "3d3c", "3d2c", "5d5c+", "8e9c+"] {
             assert!(!delayed(m), "{m} should not wait");
         }
     }

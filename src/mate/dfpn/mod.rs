@@ -28,6 +28,7 @@
 //!   fits the remaining plies.
 
 mod children;
+mod crew;
 mod hands;
 mod keys;
 mod monitor;
@@ -35,6 +36,7 @@ mod path;
 mod search;
 mod threshold;
 
+pub(crate) use crew::{run_helper, Crew};
 pub use threshold::Threshold;
 
 use super::tt::Table;
@@ -75,7 +77,7 @@ pub(crate) struct NodeResult {
 /// One df-pn search over a table: the attacker, the length limit, the current path and the
 /// monitor of its limits.
 pub(crate) struct Search<'a> {
-    tt: &'a mut Table,
+    tt: &'a Table,
     attacker: Color,
     /// Table salt (see `keys::table_salt`).
     salt: u64,
@@ -92,7 +94,7 @@ impl<'a> Search<'a> {
     /// interval), polling `stop`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        tt: &'a mut Table,
+        tt: &'a Table,
         scratch: &'a mut Scratch,
         root: &Position,
         attacker: Color,
@@ -115,6 +117,30 @@ impl<'a> Search<'a> {
             max_plies,
             threshold,
         }
+    }
+
+    /// Gives the search helpers (`Threads` > 1): every later `prove` and `prove_at` starts them
+    /// on the same position, and their nodes count towards the limits and statistics.
+    pub fn set_crew(&mut self, crew: &'a Crew) {
+        self.monitor.crew = Some(crew);
+    }
+
+    /// Runs `mid` on `pos` at `ply`, with the helpers (if any) searching the same position
+    /// (reached from `root` by `moves`) until it returns.
+    fn mid_with_crew(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        pos: &mut Position,
+        ply: u32,
+    ) -> NodeResult {
+        let Some(crew) = self.monitor.crew else {
+            return self.mid(pos, INF, INF, ply);
+        };
+        crew.start(root, moves, self.max_plies, self.attacker, self.salt);
+        let r = self.mid(pos, INF, INF, ply);
+        crew.finish();
+        r
     }
 
     /// Makes `attacker` the mating side (the table salt follows).
@@ -224,7 +250,12 @@ impl<'a> Search<'a> {
         self.path.clear();
         let key = self.key(root);
         self.path.push(key, root.hand(self.attacker));
-        let r = self.mid(root, INF, INF, 0);
+        let r = if self.monitor.crew.is_some() {
+            let start = root.clone();
+            self.mid_with_crew(&start, &[], root, 0)
+        } else {
+            self.mid(root, INF, INF, 0)
+        };
         self.path.pop();
         r
     }
@@ -232,13 +263,36 @@ impl<'a> Search<'a> {
     /// Proves or disproves the position reached from `root` by `moves` (then `extra`, if
     /// given), with those moves as the search path (so repetitions of the line count as
     /// failures) and a length limit of `max_plies` from the root; the search's own limit is
-    /// kept for later searches.
+    /// kept for later searches. The main search alone (the line readers' searches).
     pub fn prove_at(
         &mut self,
         root: &Position,
         moves: &[Move],
         extra: Option<Move>,
         max_plies: u32,
+    ) -> NodeResult {
+        self.prove_at_inner(root, moves, extra, max_plies, false)
+    }
+
+    /// [`Search::prove_at`] with the helpers (if any) searching the same position: for the
+    /// driver's rounds. The line readers use `prove_at` alone (see `crew`).
+    pub fn prove_at_helped(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        extra: Option<Move>,
+        max_plies: u32,
+    ) -> NodeResult {
+        self.prove_at_inner(root, moves, extra, max_plies, true)
+    }
+
+    fn prove_at_inner(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        extra: Option<Move>,
+        max_plies: u32,
+        helped: bool,
     ) -> NodeResult {
         let saved = self.max_plies;
         self.set_limit(max_plies);
@@ -252,7 +306,13 @@ impl<'a> Search<'a> {
             self.path.push(k, pos.hand(self.attacker));
         }
         let ply = (moves.len() + extra.is_some() as usize) as u32;
-        let r = self.mid(&mut pos, INF, INF, ply);
+        let r = if helped && self.monitor.crew.is_some() {
+            let mut all = moves.to_vec();
+            all.extend(extra);
+            self.mid_with_crew(root, &all, &mut pos, ply)
+        } else {
+            self.mid(&mut pos, INF, INF, ply)
+        };
         self.path.clear();
         self.set_limit(saved);
         r
@@ -306,7 +366,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut progress = |_: &Progress| {};
         let mut s = Search::new(
-            &mut solver.tt,
+            &solver.tt,
             &mut solver.scratch,
             &root,
             root.side_to_move(),

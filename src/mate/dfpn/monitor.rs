@@ -8,6 +8,7 @@
 
 use super::super::tt::{Table, GC_TRIGGER};
 use super::super::{Limits, MateStatus, Progress, Stats, UnknownReason};
+use super::crew::Crew;
 use crate::shogi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -45,6 +46,12 @@ pub(super) struct Monitor<'a> {
     pub status: Option<MateStatus>,
     /// The root is a defender node (the side to move is being mated).
     pub defender_root: bool,
+    /// The main search's helpers, whose nodes count towards the limits and the statistics.
+    pub crew: Option<&'a Crew>,
+    /// For a helper: its crew and job; the job being over stops it like the stop flag.
+    pub helper_of: Option<(&'a Crew, u64)>,
+    /// A helper's nodes already added to its crew's count.
+    flushed: u64,
 }
 
 impl<'a> Monitor<'a> {
@@ -72,6 +79,23 @@ impl<'a> Monitor<'a> {
             pv: None,
             status: None,
             defender_root: false,
+            crew: None,
+            helper_of: None,
+            flushed: 0,
+        }
+    }
+
+    /// Nodes searched by this search and its helpers.
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.nodes + self.crew.map_or(0, |c| c.nodes.load(Ordering::Relaxed))
+    }
+
+    /// Adds a helper's nodes since the last flush to its crew's count.
+    pub(super) fn flush_helper_nodes(&mut self) {
+        if let Some((crew, _)) = self.helper_of {
+            crew.nodes
+                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
         }
     }
 
@@ -91,7 +115,7 @@ impl<'a> Monitor<'a> {
     /// Nodes are not counted once stopped: a node limit is exact (line readings may still call
     /// in before they notice the stop).
     #[inline(always)]
-    pub(super) fn enter_node(&mut self, tt: &mut Table) -> bool {
+    pub(super) fn enter_node(&mut self, tt: &Table) -> bool {
         if !self.halted() {
             self.nodes += 1;
             if self.nodes >= self.next_poll {
@@ -116,7 +140,7 @@ impl<'a> Monitor<'a> {
 
     pub(super) fn stats(&self, tt: &Table) -> Stats {
         Stats {
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: self.start.elapsed(),
             hashfull: tt.hashfull(),
             repetitions: self.repetitions,
@@ -124,7 +148,7 @@ impl<'a> Monitor<'a> {
     }
 
     #[cold]
-    pub(super) fn poll(&mut self, tt: &mut Table) {
+    pub(super) fn poll(&mut self, tt: &Table) {
         // The node limit is honoured exactly (`--nodes 10` searches 10 nodes, not a polling
         // interval's 256).
         self.next_poll = (self.nodes + POLL_INTERVAL)
@@ -137,6 +161,14 @@ impl<'a> Monitor<'a> {
             self.aborted = Some(UnknownReason::Stopped);
             return;
         }
+        if let Some((crew, epoch)) = self.helper_of {
+            // A helper: no limits, reports or GC of its own; it stops when its job is over.
+            self.flush_helper_nodes();
+            if crew.is_over(epoch) {
+                self.aborted = Some(UnknownReason::Stopped);
+            }
+            return;
+        }
         let now = Instant::now();
         if let Some(d) = self.deadline {
             if now >= d {
@@ -145,7 +177,7 @@ impl<'a> Monitor<'a> {
             }
         }
         if let Some(n) = self.node_limit {
-            if self.nodes >= n {
+            if self.total_nodes() >= n {
                 self.aborted = Some(UnknownReason::Nodes);
                 return;
             }

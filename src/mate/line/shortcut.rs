@@ -196,7 +196,7 @@ mod tests {
         let mut progress = |_: &crate::mate::Progress| {};
         let attacker = root.side_to_move();
         let mut s = Search::new(
-            &mut solver.tt,
+            &solver.tt,
             &mut solver.scratch,
             &root,
             attacker,

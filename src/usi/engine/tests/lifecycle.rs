@@ -217,7 +217,7 @@ fn garbage_never_stops_the_engine() {
     input.extend(std::iter::repeat_n(b'a', 100_000));
     input.push(b'\n');
     input.extend_from_slice("setoption name USI_Hash value 日本\n".as_bytes());
-    input.extend_from_slice(b"setoption name Threads value 4\n");
+    input.extend_from_slice(b"setoption name Threads value 0\n");
     input.extend_from_slice(b"position sfen \xff\n");
     let mut e = Live::start(Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO));
     e.feed_bytes(input);

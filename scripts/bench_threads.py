@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Threads benchmark: `Threads N` against `Threads 1`, side by side in one run.
+
+Every problem is solved over USI (as a GUI does: `setoption`, `isready`, `position`, then
+`go mate <ms>`, the time measured from `go mate` to the `checkmate` line) first with one
+thread; if that takes at least --min-s seconds or finds no answer within the limit, it is
+solved again at once with N threads. The problems that take --min-s s to the limit with one
+thread are the class the ratios are taken over (the median of time(N) / time(1)); a problem
+unanswered with one thread counts only in the "answered within the limit" totals.
+
+--post none times the first proof (tsumugi `PostSearch none`, KomoringHeights
+`PostSearchLevel None`); --post shortest the default answer (tsumugi only). With --kh,
+KomoringHeights 1.1.0 runs the same problems with 1 and N threads (its `Threads`), for the
+record. Every figure is measured in this run; nothing is typed in.
+
+usage: scripts/bench_threads.py [--set famous.tsv ...] [--post none|shortest] [--threads 2]
+                                [--time-ms 60000] [--min-s 1] [--hash-mb 1024] [--every K]
+                                [--only NAME ...] [--kh [PATH]] [--bin PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench_long import read_rows, set_path
+
+ROOT = Path(__file__).resolve().parent.parent
+KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
+
+
+def run_usi(cmd: str, sfen: str, threads: int, hash_mb: int, ms: int, post: str,
+            kh: bool) -> tuple[float | None, int | None]:
+    """One `go mate`. Returns (seconds to the answer or None if none within `ms`, its length)."""
+    p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         bufsize=1, cwd=str(Path(cmd).parent))
+
+    def send(line: str) -> None:
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def wait(word: str) -> None:
+        for line in p.stdout:
+            if line.startswith(word):
+                return
+
+    send("usi")
+    wait("usiok")
+    opts = [("USI_Hash", hash_mb), ("Threads", threads), ("RootIsAndNodeIfChecked", "false")]
+    if kh:
+        opts.append(("PostSearchLevel", "None" if post == "none" else "MinLength"))
+    else:
+        opts.append(("PostSearch", post))
+    for name, value in opts:
+        send(f"setoption name {name} value {value}")
+    send("isready")
+    wait("readyok")
+    send(f"position sfen {sfen}")
+    start = time.monotonic()
+    send(f"go mate {ms}")
+    took, length = None, None
+    for line in p.stdout:
+        if line.startswith("checkmate"):
+            words = line.split()[1:]
+            if words and words[0] not in ("timeout", "nomate", "notimplemented"):
+                took, length = time.monotonic() - start, len(words)
+            break
+    send("quit")
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+    return took, length
+
+
+def fmt(t: float | None) -> str:
+    return "-" if t is None else f"{t:.2f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--post", default="none", choices=["none", "shortest"])
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--time-ms", type=int, default=60_000)
+    ap.add_argument("--min-s", type=float, default=1.0)
+    ap.add_argument("--hash-mb", type=int, default=1024)
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--kh", nargs="?", const=str(KH_DEFAULT), default=None)
+    ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
+    args = ap.parse_args()
+    sets = args.set or ["famous.tsv", "long-ge50.tsv"]
+    if args.kh and not Path(args.kh).exists():
+        print(f"KomoringHeights not found at {args.kh}: run ../shared/anchors/build-kh .anchors",
+              file=sys.stderr)
+        return 2
+    engines = [("tsumugi", args.bin, False)]
+    if args.kh:
+        if args.post != "none":
+            print("--kh compares first proofs only (--post none)", file=sys.stderr)
+            return 2
+        engines.append(("KomoringHeights", args.kh, True))
+    n = args.threads
+    limit = args.time_ms / 1000
+    print(f"Threads {n} against 1, post {args.post}, go mate {args.time_ms}, hash "
+          f"{args.hash_mb} MB, class: {args.min_s:g} s to the limit with one thread, "
+          f"{time.strftime('%Y-%m-%d')}")
+    for name, cmd, kh in engines:
+        ratios: list[float] = []
+        answered = {1: 0, n: 0}
+        total = 0
+        print(f"\n### {name}\n")
+        print(f"| set | row | name | t(1) s | t({n}) s | ratio | len(1) | len({n}) |")
+        print("|---|---|---|---|---|---|---|---|")
+        for set_name in sets:
+            path = set_path(set_name)
+            if not path.exists():
+                print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
+                continue
+            rows = read_rows(path, args.only)
+            for i, (sfen, _known, label) in enumerate(rows):
+                if i % args.every:
+                    continue
+                total += 1
+                t1, l1 = run_usi(cmd, sfen, 1, args.hash_mb, args.time_ms, args.post, kh)
+                answered[1] += t1 is not None
+                if t1 is not None and t1 < args.min_s:
+                    answered[n] += 1  # not run again: counted as answered by both
+                    continue
+                tn, ln = run_usi(cmd, sfen, n, args.hash_mb, args.time_ms, args.post, kh)
+                answered[n] += tn is not None
+                ratio = ""
+                if t1 is not None:
+                    r = (tn if tn is not None else limit) / t1
+                    ratios.append(r)
+                    ratio = f"{r:.2f}" + ("" if tn is not None else " (N: none)")
+                print(f"| {set_name} | {i} | {label[:24]} | {fmt(t1)} | {fmt(tn)} | {ratio} | "
+                      f"{l1 or '-'} | {ln or '-'} |", flush=True)
+        print()
+        if ratios:
+            q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+            print(f"{name}: {len(ratios)} problems in the class; time({n})/time(1): median "
+                  f"{statistics.median(ratios):.3f} (quartiles {q[0]:.3f}, {q[2]:.3f}; a "
+                  f"problem unanswered with {n} counted at the limit)")
+        print(f"{name}: answered within {limit:g} s: {answered[1]} of {total} with 1 thread, "
+              f"{answered[n]} with {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
