@@ -41,6 +41,38 @@ def read_rows(path: Path, only: list[str]) -> list[tuple[str, str, str]]:
     return rows
 
 
+class UsiEngine:
+    """An engine process driven over USI as a GUI does: `usi`, the `options` (name, value),
+    `isready`; then `send` lines and read `stdout`; `quit` ends it."""
+
+    def __init__(self, cmd: str, options: list[tuple[str, object]]):
+        self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True, bufsize=1, cwd=str(Path(cmd).parent))
+        self.stdout = self.p.stdout
+        self.send("usi")
+        self.wait("usiok")
+        for name, value in options:
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line: str) -> None:
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait(self, word: str) -> None:
+        for line in self.stdout:
+            if line.startswith(word):
+                return
+
+    def quit(self) -> None:
+        self.send("quit")
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hash-mb", type=int, default=2048)

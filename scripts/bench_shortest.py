@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bench_long import read_rows, set_path
+from bench_long import UsiEngine, read_rows, set_path
 
 ROOT = Path(__file__).resolve().parent.parent
 KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
@@ -33,32 +32,15 @@ KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gc
 def run_engine(cmd: str, sfen: str, hash_mb: int, ms: int, kh: bool) -> dict:
     """One `go mate` over USI. Returns the timeline [(seconds, proven bound)], the time the
     minimum was proven, and the answer with its time."""
-    p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         bufsize=1, cwd=str(Path(cmd).parent))
-
-    def send(line: str) -> None:
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait(word: str) -> None:
-        for line in p.stdout:
-            if line.startswith(word):
-                return
-
-    send("usi")
-    wait("usiok")
-    for name, value in [("USI_Hash", hash_mb), ("Threads", 1),
-                        ("RootIsAndNodeIfChecked", "false")]:
-        send(f"setoption name {name} value {value}")
-    send("isready")
-    wait("readyok")
-    send(f"position sfen {sfen}")
+    eng = UsiEngine(cmd, [("USI_Hash", hash_mb), ("Threads", 1),
+                          ("RootIsAndNodeIfChecked", "false")])
+    eng.send(f"position sfen {sfen}")
     start = time.monotonic()
-    send(f"go mate {ms}")
+    eng.send(f"go mate {ms}")
     timeline: list[tuple[float, int]] = []
     minimal_at = None
     answer, answer_at = None, None
-    for line in p.stdout:
+    for line in eng.stdout:
         t = time.monotonic() - start
         line = line.strip()
         length = None
@@ -79,11 +61,7 @@ def run_engine(cmd: str, sfen: str, hash_mb: int, ms: int, kh: bool) -> dict:
         if line.startswith("checkmate"):
             answer, answer_at = line.split()[1:], t
             break
-    send("quit")
-    try:
-        p.wait(10)
-    except subprocess.TimeoutExpired:
-        p.kill()
+    eng.quit()
     return {"timeline": timeline, "minimal_at": minimal_at, "answer": answer,
             "answer_at": answer_at}
 

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bench_long import read_rows, set_path
+from bench_long import UsiEngine, read_rows, set_path
 
 ROOT = Path(__file__).resolve().parent.parent
 KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
@@ -36,44 +35,24 @@ KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gc
 def run_usi(cmd: str, sfen: str, threads: int, hash_mb: int, ms: int, post: str,
             kh: bool) -> tuple[float | None, int | None]:
     """One `go mate`. Returns (seconds to the answer or None if none within `ms`, its length)."""
-    p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         bufsize=1, cwd=str(Path(cmd).parent))
-
-    def send(line: str) -> None:
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait(word: str) -> None:
-        for line in p.stdout:
-            if line.startswith(word):
-                return
-
-    send("usi")
-    wait("usiok")
-    opts = [("USI_Hash", hash_mb), ("Threads", threads), ("RootIsAndNodeIfChecked", "false")]
+    opts: list[tuple[str, object]] = [("USI_Hash", hash_mb), ("Threads", threads),
+                                      ("RootIsAndNodeIfChecked", "false")]
     if kh:
         opts.append(("PostSearchLevel", "None" if post == "none" else "MinLength"))
     else:
         opts.append(("PostSearch", post))
-    for name, value in opts:
-        send(f"setoption name {name} value {value}")
-    send("isready")
-    wait("readyok")
-    send(f"position sfen {sfen}")
+    eng = UsiEngine(cmd, opts)
+    eng.send(f"position sfen {sfen}")
     start = time.monotonic()
-    send(f"go mate {ms}")
+    eng.send(f"go mate {ms}")
     took, length = None, None
-    for line in p.stdout:
+    for line in eng.stdout:
         if line.startswith("checkmate"):
             words = line.split()[1:]
             if words and words[0] not in ("timeout", "nomate", "notimplemented"):
                 took, length = time.monotonic() - start, len(words)
             break
-    send("quit")
-    try:
-        p.wait(10)
-    except subprocess.TimeoutExpired:
-        p.kill()
+    eng.quit()
     return took, length
 
 
