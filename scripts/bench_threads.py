@@ -4,7 +4,8 @@
 Every problem is solved over USI (as a GUI does: `setoption`, `isready`, `position`, then
 `go mate <ms>`, the time measured from `go mate` to the `checkmate` line) first with one
 thread; if that takes at least --min-s seconds or finds no answer within the limit, it is
-solved again at once with N threads. The problems that take --min-s s to the limit with one
+solved again at once with N threads (a problem unanswered with one thread gets --solved-s
+seconds with N: it counts only in the totals, and a miss there is counted against N). The problems that take --min-s s to the limit with one
 thread are the class the ratios are taken over (the median of time(N) / time(1)); a problem
 unanswered with one thread counts only in the "answered within the limit" totals.
 
@@ -13,9 +14,9 @@ unanswered with one thread counts only in the "answered within the limit" totals
 KomoringHeights 1.1.0 runs the same problems with 1 and N threads (its `Threads`), for the
 record. Every figure is measured in this run; nothing is typed in.
 
-usage: scripts/bench_threads.py [--set famous.tsv ...] [--post none|shortest] [--threads 2]
+usage: scripts/bench_threads.py [--set famous.tsv ...] [--post none|shortest] [--threads 2] [--solved-s 30]
                                 [--time-ms 60000] [--min-s 1] [--hash-mb 1024] [--every K]
-                                [--only NAME ...] [--kh [PATH]] [--bin PATH]
+                                [--only NAME ...] [--rows FIRST-LAST] [--kh [PATH]] [--bin PATH]
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gc
 
 def run_usi(cmd: str, sfen: str, threads: int, hash_mb: int, ms: int, post: str,
             kh: bool) -> tuple[float | None, int | None]:
-    """One `go mate`. Returns (seconds to the answer or None if none within `ms`, its length)."""
+    """One `go mate`. Returns (seconds to the answer or None if none within `ms`, its length).
+    With --post shortest an answer counts only when its minimality was proven (tsumugi's last
+    `info string` before `checkmate` says `shortest proven`): a line printed at the time limit
+    with an unproven length is the limit reached, not an answer."""
     opts: list[tuple[str, object]] = [("USI_Hash", hash_mb), ("Threads", threads),
                                       ("RootIsAndNodeIfChecked", "false")]
     if kh:
@@ -46,10 +50,14 @@ def run_usi(cmd: str, sfen: str, threads: int, hash_mb: int, ms: int, post: str,
     start = time.monotonic()
     eng.send(f"go mate {ms}")
     took, length = None, None
+    note = ""
     for line in eng.stdout:
+        if line.startswith("info string"):
+            note = line
         if line.startswith("checkmate"):
             words = line.split()[1:]
-            if words and words[0] not in ("timeout", "nomate", "notimplemented"):
+            final = post == "none" or kh or "shortest proven" in note
+            if words and words[0] not in ("timeout", "nomate", "notimplemented") and final:
                 took, length = time.monotonic() - start, len(words)
             break
     eng.quit()
@@ -67,9 +75,13 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-ms", type=int, default=60_000)
     ap.add_argument("--min-s", type=float, default=1.0)
+    ap.add_argument("--solved-s", type=float, default=30.0,
+                    help="also count the problems answered within this many seconds")
     ap.add_argument("--hash-mb", type=int, default=1024)
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--rows", default=None,
+                    help="first-last (0-based, inclusive): only these rows of each set")
     ap.add_argument("--kh", nargs="?", const=str(KH_DEFAULT), default=None)
     ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
     args = ap.parse_args()
@@ -92,6 +104,7 @@ def main() -> int:
     for name, cmd, kh in engines:
         ratios: list[float] = []
         answered = {1: 0, n: 0}
+        within = {1: 0, n: 0}
         total = 0
         print(f"\n### {name}\n")
         print(f"| set | row | name | t(1) s | t({n}) s | ratio | len(1) | len({n}) |")
@@ -105,19 +118,32 @@ def main() -> int:
             for i, (sfen, _known, label) in enumerate(rows):
                 if i % args.every:
                     continue
+                if args.rows:
+                    first, last = (int(x) for x in args.rows.split("-"))
+                    if not first <= i <= last:
+                        continue
                 total += 1
                 t1, l1 = run_usi(cmd, sfen, 1, args.hash_mb, args.time_ms, args.post, kh)
                 answered[1] += t1 is not None
+                within[1] += t1 is not None and t1 <= args.solved_s
                 if t1 is not None and t1 < args.min_s:
                     answered[n] += 1  # not run again: counted as answered by both
+                    within[n] += 1
                     continue
-                tn, ln = run_usi(cmd, sfen, n, args.hash_mb, args.time_ms, args.post, kh)
+                # Unanswered with one thread, the problem counts only in the "within
+                # --solved-s" totals: N threads get that long.
+                ms = args.time_ms if t1 is not None else int(args.solved_s * 1000)
+                tn, ln = run_usi(cmd, sfen, n, args.hash_mb, ms, args.post, kh)
                 answered[n] += tn is not None
+                within[n] += tn is not None and tn <= args.solved_s
                 ratio = ""
-                if t1 is not None:
-                    r = (tn if tn is not None else limit) / t1
+                if t1 is not None and tn is None:
+                    ratio = f"{limit / t1:.2f} (N: none)"
+                    ratios.append(limit / t1)
+                elif t1 is not None:
+                    r = tn / t1
                     ratios.append(r)
-                    ratio = f"{r:.2f}" + ("" if tn is not None else " (N: none)")
+                    ratio = f"{r:.2f}"
                 print(f"| {set_name} | {i} | {label[:24]} | {fmt(t1)} | {fmt(tn)} | {ratio} | "
                       f"{l1 or '-'} | {ln or '-'} |", flush=True)
         print()
@@ -128,6 +154,8 @@ def main() -> int:
                   f"problem unanswered with {n} counted at the limit)")
         print(f"{name}: answered within {limit:g} s: {answered[1]} of {total} with 1 thread, "
               f"{answered[n]} with {n}")
+        print(f"{name}: answered within {args.solved_s:g} s: {within[1]} of {total} with 1 "
+              f"thread, {within[n]} with {n}")
     return 0
 
 

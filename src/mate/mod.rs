@@ -178,6 +178,7 @@ impl Solver {
         // nothing beside a search.
         let (crew, receivers) = dfpn::Crew::new(self.threads - 1);
         let tt = &self.tt;
+        let (waits0, spins0) = tt.lock_waits();
         let threshold = self.threshold;
         // Each helper's buffers go to the first thread that starts for it (a refused spawn
         // drops its closure, so they wait in a slot).
@@ -210,6 +211,18 @@ impl Solver {
             let r = driver::solve(&mut search, kind, pos, limits, &mut self.last);
             drop(search);
             crew.dismiss();
+            // Contention of the shared table, for the scaling note (docs/bench/threads.md).
+            let (waits, spins) = tt.lock_waits();
+            log::info!(
+                "{} threads: {} nodes ({} by the helpers), table lock waits {} ({:.3} per 1000 \
+                 nodes), spin rounds {}",
+                self.threads,
+                r.stats.nodes,
+                crew.helper_nodes(),
+                waits - waits0,
+                (waits - waits0) as f64 * 1000.0 / r.stats.nodes.max(1) as f64,
+                spins - spins0
+            );
             r
         })
     }

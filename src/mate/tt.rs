@@ -163,6 +163,9 @@ const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
 /// Cluster locks for shared use (stripes: cluster index modulo their number).
 const LOCK_STRIPES: usize = 1 << 16;
 
+/// Spin rounds on a held lock stripe before the waiter yields its core (see `Table::lock`).
+const SPINS_BEFORE_YIELD: u64 = 64;
+
 /// Occupancy (permille) at which a garbage collection runs.
 pub const GC_TRIGGER: u32 = 900;
 
@@ -186,6 +189,10 @@ pub struct Table {
     /// Several search threads use the table: every cluster access takes its lock.
     shared: bool,
     locks: Box<[AtomicBool]>,
+    /// Lock acquisitions that found their stripe held, and the spin rounds they waited
+    /// (counted on the contended path only, so the uncontended one stays two instructions).
+    lock_waits: AtomicU64,
+    lock_spins: AtomicU64,
 }
 
 /// Holds a cluster's lock stripe (when the table is shared) until dropped.
@@ -216,6 +223,8 @@ impl Table {
             locks: (0..LOCK_STRIPES.min(n))
                 .map(|_| AtomicBool::new(false))
                 .collect(),
+            lock_waits: AtomicU64::new(0),
+            lock_spins: AtomicU64::new(0),
         }
     }
 
@@ -228,22 +237,52 @@ impl Table {
 
     /// Takes the lock of cluster `idx` if the table is shared: a spin lock per stripe of
     /// clusters, held for one probe or store (a few dozen instructions), so spinning is cheaper
-    /// than parking.
+    /// than parking. After `SPINS_BEFORE_YIELD` rounds the waiter yields its core: with more
+    /// threads than cores (`Threads` 8 on this 2-core machine) the holder may have been
+    /// preempted, and spinning would burn the rest of the waiter's time slice while the holder
+    /// cannot run.
     #[inline(always)]
     fn lock(&self, idx: usize) -> Guard<'_> {
         if !self.shared {
             return Guard(None);
         }
         let l = &self.locks[idx & (self.locks.len() - 1)];
-        while l
-            .compare_exchange_weak(false, true, std::sync::atomic::Ordering::Acquire, Relaxed)
+        if l.compare_exchange_weak(false, true, std::sync::atomic::Ordering::Acquire, Relaxed)
             .is_err()
         {
-            while l.load(Relaxed) {
-                std::hint::spin_loop();
-            }
+            self.lock_slow(l);
         }
         Guard(Some(l))
+    }
+
+    /// The contended path of `lock`: spin (then yield) until `l` is taken, counting the wait.
+    #[cold]
+    #[inline(never)]
+    fn lock_slow(&self, l: &AtomicBool) {
+        let mut spins = 0u64;
+        loop {
+            while l.load(Relaxed) {
+                spins += 1;
+                if spins % SPINS_BEFORE_YIELD == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+            if l.compare_exchange_weak(false, true, std::sync::atomic::Ordering::Acquire, Relaxed)
+                .is_ok()
+            {
+                break;
+            }
+        }
+        self.lock_waits.fetch_add(1, Relaxed);
+        self.lock_spins.fetch_add(spins, Relaxed);
+    }
+
+    /// Lock acquisitions so far that found their stripe held, and the spin rounds they waited
+    /// (contention of a shared table; see `docs/bench/threads.md`).
+    pub fn lock_waits(&self) -> (u64, u64) {
+        (self.lock_waits.load(Relaxed), self.lock_spins.load(Relaxed))
     }
 
     pub fn size_mb(&self) -> usize {

@@ -109,6 +109,11 @@ impl Crew {
         self.epoch.load(Ordering::SeqCst) != epoch
     }
 
+    /// Nodes the helpers have searched so far (flushed at their polls).
+    pub(crate) fn helper_nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
     /// Closes the channels: helpers return once their current job is over.
     pub(crate) fn dismiss(&self) {
         self.finish();
