@@ -163,7 +163,8 @@ const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
 /// Cluster locks for shared use (stripes: cluster index modulo their number).
 const LOCK_STRIPES: usize = 1 << 16;
 
-/// Spin rounds on a held lock stripe before the waiter yields its core (see `Table::lock`).
+/// Spin rounds on a held lock stripe before the waiter yields its core (see `Table::lock`); a
+/// power of two.
 const SPINS_BEFORE_YIELD: u64 = 64;
 
 /// Occupancy (permille) at which a garbage collection runs.
@@ -263,7 +264,7 @@ impl Table {
         loop {
             while l.load(Relaxed) {
                 spins += 1;
-                if spins % SPINS_BEFORE_YIELD == 0 {
+                if spins & (SPINS_BEFORE_YIELD - 1) == 0 {
                     std::thread::yield_now();
                 } else {
                     std::hint::spin_loop();
