@@ -4,11 +4,13 @@
 //! * [`cli`]: the binary's command line (the USI engine, or a subcommand for people and scripts).
 //! * [`usi`]: the USI protocol engine.
 //! * [`mate`]: the mate search.
+//! * [`record`]: problem files in and out (SFEN, KIF/KI2 with BOD diagrams, CSA).
 //! * [`shogi`]: the rules.
 
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod mate;
+pub mod record;
 pub mod shogi;
 pub mod usi;
