@@ -465,37 +465,24 @@ pub fn bod(pos: &Position) -> String {
     s
 }
 
-/// One move as KIF move text (`２二金打`, `同　玉(13)`, `２三銀不成(34)`).
+/// One move as KIF move text (`２二金打`, `同　玉(13)`, `同　成銀(43)`, `２三銀(34)`): `同`
+/// always followed by a full-width space, and no `不成` (the origin makes a move without `成`
+/// a non-promotion), as Kifu for Windows and cshogi write it; cshogi's reader rejects `不成`.
 pub fn move_text(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
     let to = m.to();
     let dest = if prev_to == Some(to) {
-        "同".to_string()
+        "同　".to_string()
     } else {
         square_ja(to)
     };
     if m.is_drop() {
-        let name = m.drop_kind().japanese();
-        let pad = if dest == "同" { "　" } else { "" };
-        return format!("{dest}{pad}{name}打");
+        return format!("{dest}{}打", m.drop_kind().japanese());
     }
     let from = m.from();
-    let kind = pos.piece_on(from).kind();
-    let c = pos.side_to_move();
-    let name = kind.japanese();
-    let pad = if dest == "同" && name.chars().count() == 1 {
-        "　"
-    } else {
-        ""
-    };
-    let suffix = if m.is_promotion() {
-        "成"
-    } else if kind.can_promote() && (from.in_promotion_zone(c) || to.in_promotion_zone(c)) {
-        "不成"
-    } else {
-        ""
-    };
+    let name = pos.piece_on(from).kind().japanese();
+    let suffix = if m.is_promotion() { "成" } else { "" };
     format!(
-        "{dest}{pad}{name}{suffix}({}{})",
+        "{dest}{name}{suffix}({}{})",
         from.file() + 1,
         from.rank() + 1
     )
