@@ -128,7 +128,10 @@ fn solve_item(solver: &mut Solver, item: &Item, base: Option<&Path>, limits: &Li
         })
         .to_string(),
         Ok(pos) => {
-            // A cleared table per position: answers do not depend on the order of the work.
+            // A cleared table per position: answers do not depend on the order of the work or
+            // on the other positions (about 1 ms per position with 64 MB, measured on 1500
+            // mate-in-1 positions: 1.45 s against 0.04 s keeping the table; a fresh solver
+            // per position, new huge pages each time, took 8 s).
             solver.clear();
             let r = solver.solve(&pos, limits, &STOP, &mut |_| {});
             json_answer(&item.text, Some(item.line), &pos, &r).to_string()
