@@ -333,3 +333,34 @@ def test_binary_and_missing_files(tmp_path):
     assert r.returncode == 2 and b"neither UTF-8 nor Shift_JIS" in r.stderr, r
     r = run("solve", tmp_path / "missing.kif")
     assert r.returncode == 2 and b"neither a file nor a SFEN" in r.stderr, r
+
+
+# df-pn-rust's ASCII board, laid out as its examples/five.txt: the defender's hand, a frame,
+# nine rows of three-column cells (￪ Black, ￬ White), a frame, the attacker's hand.
+ASCII_FIVE = (
+    "歩x14 香x3 桂x4 銀x2 金 角 飛x2\n"
+    "---------------------------\n"
+    "                     \uffec香   \n"
+    "                           \n"
+    "            \uffec金   \uffeaと      \n"
+    "                  \uffea銀   \uffec金\n"
+    "                  \uffec王      \n"
+    "               \uffec歩\uffec歩\uffec歩   \n"
+    "                           \n"
+    "                           \n"
+    "                           \n"
+    "---------------------------\n"
+    "角 金 銀\n"
+)
+
+
+def test_ascii_board_solved_from_file(tmp_path):
+    p = tmp_path / "five.txt"
+    p.write_text(ASCII_FIVE)
+    r = run("solve", "--format", "json", "--threads", "1", p)
+    assert r.returncode == 0, r.stderr.decode()
+    o = json.loads(r.stdout)
+    assert same_position(o["sfen"], "7l1/9/4g1+P2/6S1g/6k2/5ppp1/9/9/9 b BGS2rbg2s4n3l14p 1"), o
+    assert o["result"] == "mate" and o["length"] == 5, o
+    ok, why = verify_mate_line(o["sfen"], o["moves"])
+    assert ok, why

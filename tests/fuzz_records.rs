@@ -1,6 +1,6 @@
 //! Property test: the problem-file readers (`tsumugi::record`: encoding detection, SFEN, KIF/KI2
-//! with BOD diagrams, CSA) never panic, whatever the bytes: mutations of valid KIF, KI2, CSA
-//! and SFEN records (characters replaced, inserted and deleted from a vocabulary of the
+//! with BOD diagrams, CSA, df-pn-rust's ASCII board) never panic, whatever the bytes: mutations of valid KIF, KI2, CSA
+//! SFEN and ASCII-board records (characters replaced, inserted and deleted from a vocabulary of the
 //! formats' own symbols, lines dropped, duplicated and swapped, truncation), the same in
 //! Shift_JIS, and random bytes. Every record that is read is also written back (KIF and CSA)
 //! and read again to the same position: the writers and readers agree.
@@ -109,7 +109,28 @@ const VOCAB: &[&str] = &[
     "\r\n",
     " ",
     "\u{feff}",
+    "\u{ffea}",
+    "\u{ffec}",
+    "x2",
+    "---------------------------",
+    "   ",
 ];
+
+/// df-pn-rust's ASCII board (the layout of its `examples/five.txt`).
+const ASCII_BOARD: &str = "歩x14 香x3 桂x4 銀x2 金 角 飛x2
+---------------------------
+                     \u{ffec}香
+                           
+            \u{ffec}金   \u{ffea}と      
+                  \u{ffea}銀   \u{ffec}金
+                  \u{ffec}王      
+               \u{ffec}歩\u{ffec}歩\u{ffec}歩   
+                           
+                           
+                           
+---------------------------
+角 金 銀
+";
 
 fn pick<'a>(rng: &mut Rng, v: &[&'a str]) -> &'a str {
     v[rng.below(v.len())]
@@ -119,7 +140,7 @@ fn pick<'a>(rng: &mut Rng, v: &[&'a str]) -> &'a str {
 /// the start position and from a problem position.
 fn seeds() -> Vec<String> {
     let mut rng = Rng::from_state(12345);
-    let mut out = vec![];
+    let mut out = vec![ASCII_BOARD.to_string()];
     for start in [
         Position::startpos(),
         Position::from_sfen("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1").unwrap(),

@@ -9,6 +9,8 @@
 //!   problems): a BOD board diagram (`後手の持駒：`, `|` rows, `先手の持駒：`, `後手番`), a
 //!   handicap line (`手合割：`), numbered KIF moves (`   1 ７六歩(77)`) or KI2 moves (`▲７六歩`);
 //!   the position is the one after the last move ([`kif`]);
+//! * the ASCII board of df-pn-rust (`￪`/`￬` pieces between two frames of dashes, hands above
+//!   and below) ([`ascii`]);
 //! * CSA (`P1`..`P9` rows, `PI` with removed pieces, `P+`/`P-` placements and hands with
 //!   `00AL`, the side to move `+`/`-`, moves `+7776FU`) ([`csa`]).
 //!
@@ -18,6 +20,7 @@
 //!
 //! Written: KIF with a BOD diagram and the solution ([`kif::write`]), CSA ([`csa::write`]).
 
+pub mod ascii;
 pub mod board;
 pub mod csa;
 pub mod decode;
@@ -36,6 +39,8 @@ pub enum Format {
     Kif,
     /// CSA.
     Csa,
+    /// The ASCII board of df-pn-rust.
+    Ascii,
 }
 
 impl Format {
@@ -45,6 +50,7 @@ impl Format {
             Format::Sfen => "sfen",
             Format::Kif => "kif",
             Format::Csa => "csa",
+            Format::Ascii => "ascii",
         }
     }
 }
@@ -116,6 +122,7 @@ pub fn read_text(text: &str) -> Result<Record, RecordError> {
         Format::Sfen => sfen::read(text),
         Format::Kif => kif::read(text),
         Format::Csa => csa::read(text),
+        Format::Ascii => ascii::read(text),
     }
 }
 
@@ -134,6 +141,9 @@ pub fn detect(text: &str) -> Result<Format, RecordError> {
         }
         if kif::looks_like(line) {
             return Ok(Format::Kif);
+        }
+        if ascii::looks_like(line) {
+            return Ok(Format::Ascii);
         }
         if csa::looks_like(line) {
             return Ok(Format::Csa);
