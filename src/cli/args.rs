@@ -109,7 +109,7 @@ pub struct SearchOpts {
     /// After the first proof: the shortest mate, nothing, or the shortest as composers count it.
     #[arg(long, value_enum, value_name = "KIND", default_value = "shortest")]
     pub post_search: PostSearchArg,
-    /// ε of the 1+ε child thresholds, as epsilon:<x> (0 < x <= 10; default 0.5).
+    /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5).
     #[arg(long, value_name = "epsilon:<x>", value_parser = parse_threshold)]
     pub threshold: Option<Threshold>,
     /// Never search the side to move as the defender (by default a side to move in check that

@@ -9,7 +9,7 @@
 //! the moves). Several statements may share a line separated by `,`. The position is the one
 //! after the last move.
 //!
-//! Written ([`write`]): `V2.2`, the rows, both hands, the side to move, the moves and `%TSUMI`.
+//! Written ([`write()`]): `V2.2`, the rows, both hands, the side to move, the moves and `%TSUMI`.
 
 use super::board::Setup;
 use super::{play, shorten, Format, Record, RecordError};

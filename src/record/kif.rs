@@ -10,7 +10,7 @@
 //! (`変化：`); the position is the one after the last move. A line that is none of these is an
 //! error naming it.
 //!
-//! Written ([`write`]): a BOD diagram of the problem and its solution as numbered KIF moves
+//! Written ([`write()`]): a BOD diagram of the problem and its solution as numbered KIF moves
 //! with origins, ending `詰み`, as ShogiGUI and ShogiHome open it.
 
 use super::board::{
