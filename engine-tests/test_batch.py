@@ -142,3 +142,23 @@ def test_killed_midway_then_resumed(tmp_path, sig):
     assert r.returncode == 0, r.stderr
     assert f"({first} already answered" in r.stderr or "partial" in r.stderr, r.stderr
     check_answers(answers(out.read_text()), expected)
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    """On a terminal (a pty made by util-linux `script`) stderr shows the progress bar; piped,
+    it shows only the plain summary lines."""
+    import shutil
+    if shutil.which("script") is None:
+        pytest.skip("SKIPPED: no `script` command to give tsumugi a terminal")
+    inp = tmp_path / "in.txt"
+    n = len(write_input(inp, positions(every=60), extra=False))
+    out, typescript = tmp_path / "out.jsonl", tmp_path / "typescript"
+    cmd = f"'{engine_path()}' solve --batch '{inp}' {' '.join(OPTS)} --jobs 2 > '{out}'"
+    r = subprocess.run(["script", "-qec", cmd, str(typescript)], capture_output=True,
+                       timeout=600)
+    assert r.returncode == 0, r
+    tty = typescript.read_bytes().decode(errors="replace")
+    assert f"/{n} " in tty and "[" in tty and "batch:" in tty, tty[-500:]
+    assert len(out.read_text().splitlines()) == n
+    piped = run_batch(inp, "--jobs", "2")
+    assert f"/{n} " not in piped.stderr and "batch:" in piped.stderr, piped.stderr

@@ -259,7 +259,12 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             rows.push((n, cells));
             continue;
         }
-        if t.starts_with("+--") || t.starts_with("９ ８") || t.starts_with("手数") {
+        // The frame, the file numbers over the board (spaced as each writer likes) and the
+        // moves' header.
+        let file_numbers = t
+            .chars()
+            .all(|c| c == ' ' || c == '　' || super::board::FILE_DIGITS.contains(&c));
+        if t.starts_with("+--") || file_numbers || t.starts_with("手数") {
             any_diagram |= t.starts_with("+--");
             continue;
         }
@@ -585,6 +590,18 @@ mod tests {
         assert_eq!(r.moves[0].to_string(), "4i5h");
         let e = read("▲５八金").unwrap_err();
         assert!(e.reason.contains("ambiguous"), "{e}");
+    }
+
+    #[test]
+    fn file_numbers_spaced_any_way() {
+        let t = DAILY.replace(
+            "  ９ ８ ７ ６ ５ ４ ３ ２ １",
+            " ９  ８  ７  ６  ５  ４  ３  ２  １",
+        );
+        assert_eq!(
+            read(&t).unwrap().position().to_sfen(),
+            read(DAILY).unwrap().position().to_sfen()
+        );
     }
 
     #[test]
