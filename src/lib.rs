@@ -1,14 +1,17 @@
 //! tsumugi: a tsume-shogi (mate problem) solver speaking USI.
 //!
-//! One layer per module, arrows pointing down only: `cli` → `usi` → `mate` → `shogi`.
+//! One layer per module, arrows pointing down only: `cli` → `usi` → `mate` → `shogi`, and
+//! `cli` → `record` → `shogi` for problem files.
 //! * [`cli`]: the binary's command line (the USI engine, or a subcommand for people and scripts).
 //! * [`usi`]: the USI protocol engine.
 //! * [`mate`]: the mate search.
+//! * [`record`]: problem files in and out (SFEN, KIF/KI2 with BOD diagrams, CSA, ASCII).
 //! * [`shogi`]: the rules.
 
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod mate;
+pub mod record;
 pub mod shogi;
 pub mod usi;

@@ -1,18 +1,311 @@
-//! Command-line arguments: splitting them into `--flag value` options, switches and positional
-//! words, reading a position from them the same way in every subcommand, and the usage errors
-//! and exit status that bad arguments get.
+//! The command line's grammar (clap, derive): the subcommands, their options and help, and the
+//! usage errors (one line naming the bad argument, a hint, exit status 2).
 
-use super::output::note;
+use super::output::{note, say};
+use crate::mate::{PostSearch, Threshold, MAX_THREADS};
 use crate::shogi::Position;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 /// Exit code for bad input or bad arguments.
 pub const EXIT_USAGE: u8 = 2;
 
+/// Help layout: the usage line first (`usage: tsumugi solve ...`), as scripts grep for it.
+const HELP: &str = "usage: {usage}\n\n{about-with-newline}\n{all-args}{after-help}";
+
+/// `tsumugi`: the USI engine with no arguments, else a subcommand.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tsumugi",
+    version,
+    about = "A tsume-shogi (mate problem) solver. With no arguments: a USI engine on stdin/stdout.",
+    help_template = HELP,
+    after_help = "\
+Examples:
+  tsumugi                                   the USI engine (for GUIs and scripts)
+  tsumugi solve \"<SFEN>\"                    solve one position
+  tsumugi solve problem.kif --format kif    a KIF/KI2/CSA/SFEN file (UTF-8 or Shift_JIS)
+  tsumugi solve --batch list.txt --jobs 2   many positions, JSON lines out
+  tsumugi perft 5 startpos                  count move-generation leaves
+  'tsumugi <subcommand> --help' shows each one's options."
+)]
+pub struct Cli {
+    /// The subcommand; none runs the USI engine.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve one position (SFEN, or a KIF/KI2/CSA/SFEN file), or a batch of them.
+    #[command(help_template = HELP)]
+    Solve(SolveArgs),
+    /// Count the leaves of the legal-move tree to a depth.
+    #[command(help_template = HELP)]
+    Perft(PerftArgs),
+    /// Print the legal (or checking, or evading) moves of a position, sorted, on one line.
+    #[command(help_template = HELP)]
+    Moves(MovesArgs),
+    /// Solve the built-in positions and print a deterministic node signature.
+    #[command(help_template = HELP)]
+    Bench(BenchArgs),
+}
+
+/// `--post-search`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PostSearchArg {
+    /// After the first proof, prove the shortest mate.
+    Shortest,
+    /// Return the first proven line.
+    None,
+    /// `shortest`, shown as composers count it (useless interpositions omitted).
+    Composer,
+}
+
+impl From<PostSearchArg> for PostSearch {
+    fn from(a: PostSearchArg) -> PostSearch {
+        match a {
+            PostSearchArg::Shortest => PostSearch::Shortest,
+            PostSearchArg::None => PostSearch::None,
+            PostSearchArg::Composer => PostSearch::Composer,
+        }
+    }
+}
+
+/// `--format`: how an answer is written on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutFormat {
+    /// The USI reply: `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`.
+    Usi,
+    /// The line in Japanese (▲２二金打 △同玉 ... まで3手で詰み).
+    Ja,
+    /// A KIF file: the problem as a BOD diagram and the solution (ShogiGUI, ShogiHome).
+    Kif,
+    /// A CSA file: the problem and the solution.
+    Csa,
+    /// One JSON object (input, result, line in USI and Japanese, length, nodes, time, ...).
+    Json,
+}
+
+/// The options of one search, shared by single and batch solving.
+#[derive(Args, Debug, Clone)]
+pub struct SearchOpts {
+    /// Time limit per position in milliseconds (default: none, search until answered).
+    #[arg(long, value_name = "T")]
+    pub time_ms: Option<u64>,
+    /// Node limit per position (exact).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Transposition table size in MB, per search (each batch job has its own).
+    #[arg(long, value_name = "M", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub hash_mb: u64,
+    /// Search threads over one table (default: the cores available, at most 8; 1 in a batch,
+    /// where --jobs runs one search per core). 1 gives the same search node for node.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: Option<u64>,
+    /// After the first proof: the shortest mate, nothing, or the shortest as composers count it.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "shortest")]
+    pub post_search: PostSearchArg,
+    /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5).
+    #[arg(long, value_name = "epsilon:<x>", value_parser = parse_threshold)]
+    pub threshold: Option<Threshold>,
+    /// Never search the side to move as the defender (by default a side to move in check that
+    /// cannot mate, or whose opponent has no king, is the one being mated).
+    #[arg(long)]
+    pub no_defender_root: bool,
+}
+
+fn parse_threshold(v: &str) -> Result<Threshold, String> {
+    if v == "kh" {
+        return Err(
+            "--threshold kh was dropped: with the shortest-mate search it could loop \
+                    without end (issue 20); use epsilon:<x>"
+                .into(),
+        );
+    }
+    Threshold::parse(v).ok_or_else(|| format!("'{v}' is not epsilon:<x> (0 < x <= 10)"))
+}
+
+/// `tsumugi solve`.
+#[derive(Args, Debug)]
+#[command(
+    about = "Solve one position (SFEN, or a KIF/KI2/CSA/SFEN file), or a batch of them.",
+    after_help = "\
+A position is a SFEN (one argument or several words; 'sfen' / 'position sfen' prefixes and
+'moves ...' allowed), 'startpos', a file, or '-' for standard input. Files may hold SFEN, KIF or
+KI2 (a BOD diagram, a handicap, moves; the position after the last move) or CSA (P1..P9, PI,
+P+/P-, moves), in UTF-8 or Shift_JIS; the format is detected.
+
+With --format usi (default) the USI answer goes to stdout, then nodes, time, what is established
+about the mate and the line in Japanese to stderr (stdout with --verbose). There is no time or
+node limit by default. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the search and prints the best
+line proven so far; a second Ctrl-C exits at once. Every 5 s a progress line goes to stderr.
+
+Batch (--batch FILE|-): one position per line (a SFEN line or a file path; blank lines and
+'#' comments skipped); one JSON object per line on stdout; --jobs searches at once, each with
+--hash-mb of its own; a progress bar on stderr when it is a terminal, a summary at the end.
+Resume a killed run with: tsumugi solve --batch in.txt --skip-done out.jsonl >> out.jsonl
+
+Exit status: 0 for an answer, 2 for bad arguments or an input that is not a position, 130 when
+interrupted; a batch exits 1 when some line was not a position (its JSON says why)."
+)]
+pub struct SolveArgs {
+    /// The position: SFEN words, 'startpos', a file path, or '-' (standard input).
+    #[arg(value_name = "POSITION|FILE|-")]
+    pub position: Vec<String>,
+    /// The position as SFEN (one argument or several words).
+    #[arg(long, value_name = "SFEN", num_args = 1..,
+          conflicts_with = "position")]
+    pub sfen: Option<Vec<String>>,
+    /// How the answer is written (batch: json only).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<OutFormat>,
+    /// With --format usi: the report (statistics, the line in Japanese) on stdout, not stderr.
+    #[arg(long)]
+    pub verbose: bool,
+    /// The search.
+    #[command(flatten)]
+    pub search: SearchOpts,
+    /// Solve every position listed in FILE ('-': standard input), one per line.
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["position", "sfen"])]
+    pub batch: Option<String>,
+    /// Batch: searches at once (default: the cores available).
+    #[arg(long, value_name = "N", requires = "batch",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
+    /// Batch: write answers in input order (default: as they finish).
+    #[arg(long, requires = "batch")]
+    pub ordered: bool,
+    /// Batch: skip positions already answered in OUTPUT (an earlier run's JSON lines; a
+    /// missing file means none; a partial last line is cut off).
+    #[arg(long, value_name = "OUTPUT", requires = "batch")]
+    pub skip_done: Option<std::path::PathBuf>,
+    /// Batch: only the lines whose 0-based line number is i modulo n (split a file over n
+    /// machines or array jobs).
+    #[arg(long, value_name = "i/n", requires = "batch", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+}
+
+fn parse_shard(v: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{v}' is not i/n with 0 <= i < n");
+    let (i, n) = v.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// `tsumugi perft`.
+#[derive(Args, Debug)]
+#[command(
+    about = "Count the leaf nodes of the legal-move tree to <DEPTH> (1-12) from the position \
+             (default: the start position). Prints one '<move> <count>' line per root move, \
+             sorted, then 'nodes <N> time_ms <T> nps <R>'."
+)]
+pub struct PerftArgs {
+    /// Depth, 1 to 12.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub depth: u32,
+    /// The position: SFEN words or 'startpos'.
+    #[arg(value_name = "SFEN|startpos")]
+    pub position: Vec<String>,
+    /// The position as SFEN.
+    #[arg(long, value_name = "SFEN", num_args = 1..,
+          conflicts_with = "position")]
+    pub sfen: Option<Vec<String>>,
+}
+
+/// `--kind` of `tsumugi moves`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum MoveKind {
+    /// Every legal move.
+    Legal,
+    /// The checking moves.
+    Checks,
+    /// The evasions (the side to move must be in check).
+    Evasions,
+}
+
+/// `tsumugi moves`.
+#[derive(Args, Debug)]
+#[command(
+    about = "Print the legal moves of the side to move (or only its checks, or its evasions when \
+             in check), sorted, on one line."
+)]
+pub struct MovesArgs {
+    /// Which moves.
+    #[arg(long, value_enum, default_value = "legal")]
+    pub kind: MoveKind,
+    /// The position: SFEN words or 'startpos'.
+    #[arg(value_name = "SFEN|startpos")]
+    pub position: Vec<String>,
+    /// The position as SFEN.
+    #[arg(long, value_name = "SFEN", num_args = 1..,
+          conflicts_with = "position")]
+    pub sfen: Option<Vec<String>>,
+}
+
+/// `tsumugi bench`.
+#[derive(Args, Debug, PartialEq, Eq)]
+#[command(
+    about = "Solve the built-in positions (shortest mate, a node limit per position, no time \
+             limit) and print one line per position: '<index> <result> length <L> nodes <N> \
+             time_ms <T>', where result is mate, nomate or unknown:<reason>; then \
+             'nodes <N> time_ms <T> nps <R>'.",
+    after_help = "With one thread the node counts are deterministic for a given --hash-mb: the \
+                  total is a regression signature. With more, they vary from run to run (the \
+                  threads race over one table); the nodes are summed over the threads."
+)]
+pub struct BenchArgs {
+    /// Table size in MB.
+    #[arg(long, value_name = "M", default_value_t = super::bench::DEFAULT_HASH_MB as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub hash_mb: u64,
+    /// Search threads per position.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: u64,
+}
+
+/// Parses `args` (without the program name). `Err` is the exit status after help, the version
+/// or a usage error was printed.
+pub fn parse(args: &[String]) -> Result<Cli, ExitCode> {
+    let argv = std::iter::once("tsumugi".to_string()).chain(args.iter().cloned());
+    match Cli::try_parse_from(argv) {
+        Ok(c) => Ok(c),
+        Err(e) => {
+            use clap::error::ErrorKind;
+            match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    say(e.render().to_string().trim_end());
+                    Err(ExitCode::SUCCESS)
+                }
+                _ => {
+                    let sub = args
+                        .first()
+                        .filter(|a| ["solve", "perft", "moves", "bench"].contains(&a.as_str()))
+                        .map_or("", |s| s.as_str());
+                    let text = e.render().to_string();
+                    let first = text.lines().next().unwrap_or("error: bad arguments");
+                    let msg = first.strip_prefix("error: ").unwrap_or(first);
+                    Err(usage_error(sub, msg))
+                }
+            }
+        }
+    }
+}
+
 /// One line of error and a hint where the usage is; status 2.
 pub fn usage_error(sub: &str, msg: &str) -> ExitCode {
     let help = if sub.is_empty() {
-        "tsumugi help".to_string()
+        "tsumugi --help".to_string()
     } else {
         format!("tsumugi {sub} --help")
     };
@@ -20,117 +313,89 @@ pub fn usage_error(sub: &str, msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
-/// Whether the arguments ask for help (`--help` or `-h` anywhere).
-pub fn wants_help(args: &[String]) -> bool {
-    args.iter().any(|a| a == "--help" || a == "-h")
-}
-
-/// Splits `args` into `--flag value` options and positional words. A SFEN value may be given
-/// as one quoted argument or as several words after `--sfen` (up to the next `--flag`).
-pub struct Args {
-    /// The words that are neither options nor their values, in order.
-    pub positional: Vec<String>,
-    /// `(name, value)` of each `--name value`, in order (a repeated option appears twice).
-    pub options: Vec<(String, String)>,
-    /// The switches given (`--name` without a value), by name.
-    pub switches: Vec<String>,
-}
-
-/// Splits `args` into [`Args`]; `switches` names the flags that take no value. `Err` holds the
-/// message for a usage error (an option without its value).
-pub fn parse_args(args: &[String], switches: &[&str]) -> Result<Args, String> {
-    let mut out = Args {
-        positional: vec![],
-        options: vec![],
-        switches: vec![],
+/// The position given as SFEN words (`--sfen` or positional): `Ok(None)` when neither.
+pub fn sfen_position(
+    words: &[String],
+    sfen: &Option<Vec<String>>,
+) -> Result<Option<Position>, String> {
+    let text = match sfen {
+        Some(s) => s.join(" "),
+        None if words.is_empty() => return Ok(None),
+        None => words.join(" "),
     };
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        if let Some(name) = a.strip_prefix("--") {
-            if switches.contains(&name) {
-                out.switches.push(name.to_string());
-                i += 1;
-                continue;
-            }
-            let mut j = i + 1;
-            let mut vals = vec![];
-            while j < args.len() && !args[j].starts_with("--") {
-                vals.push(args[j].clone());
-                j += 1;
-                // Only --sfen takes several words.
-                if name != "sfen" {
-                    break;
-                }
-            }
-            if vals.is_empty() {
-                return Err(format!("option --{name} needs a value"));
-            }
-            out.options.push((name.to_string(), vals.join(" ")));
-            i = j;
-        } else {
-            out.positional.push(a.clone());
-            i += 1;
-        }
-    }
-    Ok(out)
+    Position::from_sfen(&text)
+        .map(Some)
+        .map_err(|e| format!("bad SFEN: {e}"))
 }
 
-impl Args {
-    /// The value of option `name` (the last one when it is repeated).
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(s: &str) -> Cli {
+        let v: Vec<String> = s.split_whitespace().map(String::from).collect();
+        Cli::try_parse_from(std::iter::once("tsumugi".to_string()).chain(v)).unwrap()
     }
 
-    /// Whether switch `name` was given.
-    pub fn has_switch(&self, name: &str) -> bool {
-        self.switches.iter().any(|s| s == name)
+    fn parse_err(s: &str) -> String {
+        let v: Vec<String> = s.split_whitespace().map(String::from).collect();
+        Cli::try_parse_from(std::iter::once("tsumugi".to_string()).chain(v))
+            .unwrap_err()
+            .to_string()
     }
 
-    /// Rejects options not in `known`.
-    pub fn check_known(&self, known: &[&str]) -> Result<(), String> {
-        for (n, _) in &self.options {
-            if !known.contains(&n.as_str()) {
-                return Err(format!("unknown option --{n}"));
-            }
-        }
-        Ok(())
-    }
-
-    /// The value of option `name` as a number (`None` when absent); `Err` names the option and
-    /// the text that is not a number.
-    pub fn parse_num<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(v) => v
-                .parse::<T>()
-                .map(Some)
-                .map_err(|_| format!("--{name}: '{v}' is not a valid number")),
-        }
-    }
-
-    /// The position of a subcommand, taken the same way by every one: `--sfen <SFEN>`, or the
-    /// positional words from `skip` on (a SFEN as one argument or several words, or
-    /// `startpos`). `None` when neither is given.
-    pub fn position(&self, skip: usize) -> Result<Option<Position>, String> {
-        let words = self.positional.get(skip..).unwrap_or(&[]);
-        let text = match (self.get("sfen"), words.is_empty()) {
-            (Some(_), false) => {
-                return Err(format!(
-                    "two positions given: --sfen and '{}'",
-                    words.join(" ")
-                ))
-            }
-            (Some(s), true) => s.to_string(),
-            (None, false) => words.join(" "),
-            (None, true) => return Ok(None),
+    #[test]
+    fn solve_positions_and_options() {
+        let Some(Command::Solve(a)) =
+            parse_ok("solve --hash-mb 16 4k4/9/9/9/9/9/9/9/9 b - 1 --time-ms 5").command
+        else {
+            panic!()
         };
-        Position::from_sfen(&text)
-            .map(Some)
-            .map_err(|e| format!("bad SFEN: {e}"))
+        assert_eq!(a.position.len(), 4);
+        assert_eq!(a.search.hash_mb, 16);
+        assert_eq!(a.search.time_ms, Some(5));
+        let Some(Command::Solve(a)) =
+            parse_ok("solve --sfen 4k4/9/9/9/9/9/9/9/9 b - 1 --threads 1").command
+        else {
+            panic!()
+        };
+        assert_eq!(a.sfen.unwrap().len(), 4);
+        assert_eq!(a.search.threads, Some(1));
+        let Some(Command::Solve(a)) =
+            parse_ok("solve --batch - --jobs 2 --shard 1/3 --ordered").command
+        else {
+            panic!()
+        };
+        assert_eq!(a.shard, Some((1, 3)));
+        assert_eq!(a.jobs, Some(2));
+    }
+
+    #[test]
+    fn bad_arguments_name_themselves() {
+        assert!(parse_err("solve --hash-mb").contains("--hash-mb"));
+        assert!(parse_err("solve --hash-mb 0 startpos").contains("--hash-mb"));
+        assert!(parse_err("solve --threads 0 startpos").contains("--threads"));
+        assert!(parse_err("solve --batch x --shard 3/3").contains("--shard"));
+        assert!(parse_err("solve --batch x startpos").contains("--batch"));
+        assert!(parse_err("solve --threshold kh x").contains("dropped"));
+        assert!(parse_err("solve --format xml x").contains("--format"));
+        assert!(parse_err("bench extra").contains("extra"));
+        assert!(parse_err("bench --threads 257").contains("--threads"));
+        assert!(parse_err("perft 13").contains("13"));
+        assert!(parse_err("frobnicate").contains("frobnicate"));
+    }
+
+    #[test]
+    fn bench_defaults() {
+        let Some(Command::Bench(b)) = parse_ok("bench").command else {
+            panic!()
+        };
+        assert_eq!(
+            b,
+            BenchArgs {
+                hash_mb: 16,
+                threads: 1
+            }
+        );
     }
 }

@@ -13,24 +13,13 @@
 //! the node count of that run, easiest first, and span mates of 1 to 27 plies and four
 //! positions without a mate.
 
-use super::args::{parse_args, usage_error, wants_help};
+use super::args::BenchArgs;
 use super::output::say;
 use crate::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use crate::shogi::Position;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// Usage of `tsumugi bench` (`--help`).
-pub const BENCH_USAGE: &str = "\
-usage: tsumugi bench [--hash-mb M] [--threads N]
-  Solves the built-in positions (shortest mate, a node limit per position, no time limit) and
-  prints one line per position: '<index> <result> length <L> nodes <N> time_ms <T>', where
-  result is mate, nomate or unknown:<reason>; then 'nodes <N> time_ms <T> nps <R>'.
-  --threads: search threads per position (default 1). With one thread the node counts are
-  deterministic for a given --hash-mb (default 16): the total is a regression signature. With
-  more, they vary from run to run (the threads race over one table); the nodes are summed over
-  the threads.";
 
 /// Hash size when `--hash-mb` is not given.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -108,36 +97,6 @@ pub const POSITIONS: &[&str] = &[
     // playout: mate 13 (226230 nodes)
     "s1+P1B1+R1+P/B7L/p1npk1pp1/2n1g3p/Glp2p1N1/Pp2p1R2/1g1+n5/LP3SK1L/5SGP1 b S3Pp 157",
 ];
-
-/// Settings of one bench run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BenchConfig {
-    /// Table size in MB (`--hash-mb`).
-    pub hash_mb: usize,
-    /// Search threads (`--threads`).
-    pub threads: usize,
-}
-
-/// Parses the bench arguments. `Err` holds the message for a usage error.
-pub fn parse_bench_args(rest: &[String]) -> Result<BenchConfig, String> {
-    let args = parse_args(rest, &[])?;
-    args.check_known(&["hash-mb", "threads"])?;
-    if let Some(p) = args.positional.first() {
-        return Err(format!("unexpected argument '{p}'"));
-    }
-    let hash_mb: usize = args.parse_num("hash-mb")?.unwrap_or(DEFAULT_HASH_MB);
-    if hash_mb == 0 || hash_mb > 1 << 20 {
-        return Err("--hash-mb must be between 1 and 1048576".to_string());
-    }
-    let threads: usize = args.parse_num("threads")?.unwrap_or(1);
-    if threads == 0 || threads > crate::mate::MAX_THREADS {
-        return Err(format!(
-            "--threads {threads}: must be between 1 and {}",
-            crate::mate::MAX_THREADS
-        ));
-    }
-    Ok(BenchConfig { hash_mb, threads })
-}
 
 /// The result of one bench position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,20 +190,11 @@ pub fn totals(lines: &[BenchLine]) -> (u64, Duration, u64) {
     (nodes, time, nps)
 }
 
-/// `tsumugi bench [--hash-mb M] [--threads N]` with `rest`, the arguments after `bench`.
-pub fn cmd_bench(rest: &[String]) -> ExitCode {
-    if wants_help(rest) {
-        say(BENCH_USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let cfg = match parse_bench_args(rest) {
-        Ok(c) => c,
-        Err(e) => return usage_error("bench", &e),
-    };
+/// `tsumugi bench [--hash-mb M] [--threads N]`.
+pub fn cmd_bench(args: BenchArgs) -> ExitCode {
+    let (hash_mb, threads) = (args.hash_mb as usize, args.threads as usize);
     let lines = crate::mate::with_search_stack(move || {
-        run_positions(POSITIONS, cfg.hash_mb, cfg.threads, NODE_LIMIT, &mut |l| {
-            say(l)
-        })
+        run_positions(POSITIONS, hash_mb, threads, NODE_LIMIT, &mut |l| say(l))
     });
     let (nodes, time, nps) = totals(&lines);
     say(format_args!(
@@ -257,59 +207,6 @@ pub fn cmd_bench(rest: &[String]) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn defaults() {
-        assert_eq!(
-            parse_bench_args(&[]),
-            Ok(BenchConfig {
-                hash_mb: DEFAULT_HASH_MB,
-                threads: 1
-            })
-        );
-    }
-
-    #[test]
-    fn options() {
-        assert_eq!(
-            parse_bench_args(&args("--hash-mb 16 --threads 1")),
-            Ok(BenchConfig {
-                hash_mb: 16,
-                threads: 1
-            })
-        );
-        assert_eq!(parse_bench_args(&args("--threads 1")).unwrap().threads, 1);
-        assert_eq!(parse_bench_args(&args("--threads 2")).unwrap().threads, 2);
-    }
-
-    #[test]
-    fn bad_arguments() {
-        for bad in [
-            "--threads 257",
-            "--threads 0",
-            "--threads x",
-            "--hash-mb 0",
-            "--hash-mb -5",
-            "--hash-mb",
-            "--depth 3",
-            "extra",
-            "--hash-mb 16 extra",
-        ] {
-            assert!(parse_bench_args(&args(bad)).is_err(), "accepted '{bad}'");
-        }
-        let e = parse_bench_args(&args("--threads 0")).unwrap_err();
-        assert!(e.contains("between 1 and"), "{e}");
-    }
-
-    #[test]
-    fn bad_arguments_exit_2() {
-        assert_eq!(cmd_bench(&args("--threads 0")), ExitCode::from(2));
-        assert_eq!(cmd_bench(&args("--bogus 1")), ExitCode::from(2));
-    }
 
     #[test]
     fn positions_are_valid() {

@@ -5,57 +5,40 @@
 //! and a hint, and exit with status 2. `--help` (or `-h`) works on every subcommand. Output to a
 //! closed pipe (`tsumugi bench | head -1`) ends the process quietly with status 0.
 //!
-//! * [`args`]: splitting arguments into options and words, usage errors, exit codes.
+//! * [`args`]: the grammar (clap): subcommands, options, help, usage errors, exit codes.
 //! * [`output`]: writing result and diagnostic lines (the closed-pipe rule).
-//! * [`solve`]: `tsumugi solve`, one position solved and explained.
+//! * [`solve`]: `tsumugi solve`, one position (SFEN or a problem file) solved and explained,
+//!   written as `--format` asks.
+//! * [`batch`]: `tsumugi solve --batch`, many positions on every core, JSON lines out,
+//!   resumable and shardable.
 //! * [`bench`](mod@bench): `tsumugi bench`, the built-in positions and their node signature.
 //! * [`rules`]: `tsumugi perft` and `tsumugi moves`, the move generator from the command line.
 
 pub mod args;
+pub mod batch;
 pub mod bench;
 pub mod output;
 pub mod rules;
 pub mod solve;
 
-use args::usage_error;
-use output::say;
+use args::Command;
 use std::process::ExitCode;
-
-/// The top-level usage text (`tsumugi help`).
-pub const USAGE: &str = "\
-usage:
-  tsumugi                          run the USI engine on stdin/stdout
-  tsumugi solve [options] <SFEN>|startpos
-                                   solve one position; prints the USI answer
-                                   ('tsumugi solve --help' lists the options)
-  tsumugi perft <depth> [<SFEN>|startpos]
-                                   count leaf nodes; one '<move> <count>' line per root move,
-                                   then 'nodes <N> time_ms <T> nps <R>'
-  tsumugi moves [--kind legal|checks|evasions] <SFEN>|startpos
-                                   print the moves of that kind, sorted, on one line
-  tsumugi bench [--hash-mb M] [--threads N]
-                                   solve the built-in positions; deterministic node signature
-  tsumugi help                     this text
-  A position is a SFEN (one argument, or several words; a leading 'sfen' is allowed) or
-  'startpos'; '--sfen <SFEN>' works too.
-";
 
 /// Runs the binary with `args` (without the program name): the USI engine when there are none,
 /// else the subcommand they name. Returns the process exit status.
 pub fn run(args: &[String]) -> ExitCode {
-    let Some(cmd) = args.first() else {
+    if args.is_empty() {
         return crate::usi::run_stdio();
+    }
+    let cli = match args::parse(args) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "perft" => rules::cmd_perft(rest),
-        "moves" => rules::cmd_moves(rest),
-        "solve" => solve::cmd_solve(rest),
-        "bench" => bench::cmd_bench(rest),
-        "help" | "--help" | "-h" => {
-            say(USAGE.trim_end());
-            ExitCode::SUCCESS
-        }
-        other => usage_error("", &format!("unknown subcommand '{other}'")),
+    match cli.command {
+        None => crate::usi::run_stdio(),
+        Some(Command::Solve(a)) => solve::cmd_solve(a),
+        Some(Command::Perft(a)) => rules::cmd_perft(a),
+        Some(Command::Moves(a)) => rules::cmd_moves(a),
+        Some(Command::Bench(a)) => bench::cmd_bench(a),
     }
 }

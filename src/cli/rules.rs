@@ -1,47 +1,17 @@
 //! `tsumugi perft` and `tsumugi moves`: the rules layer's move generators from the command
 //! line (leaf counts to a depth, and the legal, checking or evading moves of one position).
 
-use super::args::{parse_args, usage_error, wants_help};
+use super::args::{sfen_position, usage_error, MoveKind, MovesArgs, PerftArgs};
 use super::output::say;
 use crate::shogi::{perft, MoveList, Position};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Usage of `tsumugi perft` (`--help`).
-pub const PERFT_USAGE: &str = "\
-usage: tsumugi perft <depth> [<SFEN>|startpos]
-  Counts the leaf nodes of the legal-move tree to <depth> (1-12) from the position (default:
-  the start position). Prints one '<move> <count>' line per root move, sorted, then
-  'nodes <N> time_ms <T> nps <R>'.";
-
-/// Usage of `tsumugi moves` (`--help`).
-pub const MOVES_USAGE: &str = "\
-usage: tsumugi moves [--kind legal|checks|evasions] <SFEN>|startpos
-  Prints the legal moves of the side to move (or only its checks, or its evasions when in
-  check), sorted, on one line.";
-
-/// `tsumugi perft <depth> [<SFEN>|startpos]` with `rest`, the arguments after `perft`.
-pub fn cmd_perft(rest: &[String]) -> ExitCode {
+/// `tsumugi perft <depth> [<SFEN>|startpos]`.
+pub fn cmd_perft(args: PerftArgs) -> ExitCode {
     const SUB: &str = "perft";
-    if wants_help(rest) {
-        say(PERFT_USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let args = match parse_args(rest, &[]) {
-        Ok(a) => a,
-        Err(e) => return usage_error(SUB, &e),
-    };
-    if let Err(e) = args.check_known(&["sfen"]) {
-        return usage_error(SUB, &e);
-    }
-    let Some(depth) = args.positional.first() else {
-        return usage_error(SUB, "perft needs a <depth>");
-    };
-    let depth: u32 = match depth.parse() {
-        Ok(d) if (1..=12).contains(&d) => d,
-        _ => return usage_error(SUB, "perft depth must be an integer from 1 to 12"),
-    };
-    let mut pos = match args.position(1) {
+    let depth = args.depth;
+    let mut pos = match sfen_position(&args.position, &args.sfen) {
         Ok(p) => p.unwrap_or_else(Position::startpos),
         Err(e) => return usage_error(SUB, &e),
     };
@@ -67,41 +37,23 @@ pub fn cmd_perft(rest: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `tsumugi moves [--kind legal|checks|evasions] <SFEN>|startpos` with `rest`, the arguments
-/// after `moves`.
-pub fn cmd_moves(rest: &[String]) -> ExitCode {
+/// `tsumugi moves [--kind legal|checks|evasions] <SFEN>|startpos`.
+pub fn cmd_moves(args: MovesArgs) -> ExitCode {
     const SUB: &str = "moves";
-    if wants_help(rest) {
-        say(MOVES_USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let args = match parse_args(rest, &[]) {
-        Ok(a) => a,
-        Err(e) => return usage_error(SUB, &e),
-    };
-    if let Err(e) = args.check_known(&["sfen", "kind"]) {
-        return usage_error(SUB, &e);
-    }
-    let pos = match args.position(0) {
+    let pos = match sfen_position(&args.position, &args.sfen) {
         Ok(Some(p)) => p,
         Ok(None) => return usage_error(SUB, "moves needs a position (SFEN or 'startpos')"),
         Err(e) => return usage_error(SUB, &e),
     };
     let mut list = MoveList::new();
-    match args.get("kind").unwrap_or("legal") {
-        "legal" => pos.legal_moves(&mut list),
-        "checks" => pos.check_moves(&mut list),
-        "evasions" => {
+    match args.kind {
+        MoveKind::Legal => pos.legal_moves(&mut list),
+        MoveKind::Checks => pos.check_moves(&mut list),
+        MoveKind::Evasions => {
             if !pos.in_check() {
                 return usage_error(SUB, "evasions: the side to move is not in check");
             }
             pos.legal_moves(&mut list)
-        }
-        k => {
-            return usage_error(
-                SUB,
-                &format!("unknown --kind '{k}' (legal, checks or evasions)"),
-            )
         }
     }
     let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();

@@ -1,47 +1,30 @@
-//! `tsumugi solve`: solve one position and print the answer as the USI reply would be, then
-//! what is established about it.
+//! `tsumugi solve`: solve one position and write the answer as `--format` asks (the USI reply
+//! by default, then what is established about it); `--batch` hands over to [`super::batch`].
+//!
+//! The position comes from SFEN words, `--sfen`, a file or standard input, read by
+//! [`crate::record`] (SFEN, KIF/KI2, CSA; UTF-8 or Shift_JIS).
 
-use super::args::{parse_args, usage_error, wants_help};
+use super::args::{usage_error, OutFormat, SearchOpts, SolveArgs, EXIT_USAGE};
 use super::output::{note, say};
-use crate::mate::{Limits, Outcome, PostSearch, SearchResult, Solver, Threshold};
+use crate::mate::{Limits, Outcome, SearchResult, Solver};
+use crate::record::{self, csa, kif};
 use crate::shogi::notation::japanese_line;
+use crate::shogi::Position;
 use crate::usi::checkmate_reply;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// Usage of `tsumugi solve` (`--help`).
-pub const SOLVE_USAGE: &str = "\
-usage: tsumugi solve [--time-ms T] [--nodes N] [--hash-mb M] [--threads N]
-                     [--post-search shortest|none|composer] [--threshold epsilon:<x>]
-                     [--no-defender-root] [--verbose] <SFEN>|startpos
-  Prints 'checkmate <moves>', 'checkmate nomate' or 'checkmate timeout' on stdout, then nodes,
-  time, nps, hashfull, what is established about the mate (shortest proven, or the interval
-  known; whether every defence on the line is a longest one) and the line in Japanese notation
-  on stderr (on stdout with --verbose).
-  There is no time or node limit by default: the search runs until it has an answer. Ctrl-C
-  (SIGINT, SIGTERM, SIGHUP) stops it and prints the best line proven so far with what is
-  established about it; a second Ctrl-C exits at once.
-  --hash-mb: table size (default 256). --threads: search threads over the one table (default:
-  the cores available, at most 8; 1 gives the same search node for node on every run).
-  --post-search: after the first proof, the shortest mate (default), nothing, or the shortest
-  shown as composers count it.
-  --threshold epsilon:<x> sets the 1+ε trick's ε of the child thresholds (default 0.5).
-  --no-defender-root: never search the side to move as the defender (by default a side to
-  move in check that cannot mate, or whose opponent has no king, is the one being mated).
-  Every 5 s a progress line goes to stderr, and after the first second a line each time a
-  shorter mate or a lower bound is proven.
-  Exit status: 0 for an answer, 2 for bad arguments or a bad SFEN, 130 when interrupted.";
 
 /// Exit status after Ctrl-C (or SIGTERM/SIGHUP), as shells report 128 + SIGINT.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Raised by the signal handler: the running search stops and its answer is printed.
-static STOP: AtomicBool = AtomicBool::new(false);
+pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Makes Ctrl-C stop the search instead of killing the process (a proven mate would be lost);
 /// a second one exits at once.
-fn install_signal_handler() {
+pub(crate) fn install_signal_handler() {
     let r = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(EXIT_INTERRUPTED as i32);
@@ -52,101 +35,104 @@ fn install_signal_handler() {
     }
 }
 
-/// `tsumugi solve [options] <SFEN>|startpos` with `rest`, the arguments after `solve`.
-pub fn cmd_solve(rest: &[String]) -> ExitCode {
-    const SUB: &str = "solve";
-    if wants_help(rest) {
-        say(SOLVE_USAGE);
-        return ExitCode::SUCCESS;
+/// Reads the position of `words` (positional arguments) or `sfen` (`--sfen`): SFEN words
+/// (with `moves`), `startpos`, a file, or `-` for standard input. `Err` is the message.
+pub fn read_position(words: &[String], sfen: &Option<Vec<String>>) -> Result<Position, String> {
+    if let Some(s) = sfen {
+        return record::sfen::read_line(&s.join(" ")).map(|r| r.position());
     }
-    let args = match parse_args(rest, &["verbose", "no-defender-root"]) {
-        Ok(a) => a,
-        Err(e) => return usage_error(SUB, &e),
-    };
-    let known = [
-        "time-ms",
-        "nodes",
-        "hash-mb",
-        "threads",
-        "post-search",
-        "threshold",
-        "sfen",
-    ];
-    if let Err(e) = args.check_known(&known) {
-        return usage_error(SUB, &e);
+    if words.len() == 1 {
+        let w = &words[0];
+        if w == "-" {
+            let mut bytes = vec![];
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+                .map_err(|e| format!("standard input: {e}"))?;
+            return record::read_bytes(&bytes)
+                .map(|r| r.position())
+                .map_err(|e| format!("standard input: {e}"));
+        }
+        if Path::new(w).is_file() {
+            return read_file(Path::new(w));
+        }
     }
-    let pos = match args.position(0) {
-        Ok(Some(p)) => p,
-        Ok(None) => return usage_error(SUB, "solve needs a position (SFEN or 'startpos')"),
-        Err(e) => return usage_error(SUB, &e),
-    };
-    let time_ms: Option<u64> = match args.parse_num("time-ms") {
-        Ok(v) => v,
-        Err(e) => return usage_error(SUB, &e),
-    };
-    let nodes: Option<u64> = match args.parse_num("nodes") {
-        Ok(v) => v,
-        Err(e) => return usage_error(SUB, &e),
-    };
-    let hash_mb: usize = match args.parse_num("hash-mb") {
-        Ok(v) => v.unwrap_or(256),
-        Err(e) => return usage_error(SUB, &e),
-    };
-    if hash_mb == 0 || hash_mb > 1 << 20 {
-        return usage_error(SUB, "--hash-mb must be between 1 and 1048576");
+    let text = words.join(" ");
+    if words.len() == 1 && !record::sfen::looks_like(&text) {
+        return Err(format!("'{text}' is neither a file nor a SFEN"));
     }
-    let threads: usize = match args.parse_num("threads") {
-        Ok(v) => v.unwrap_or(crate::mate::default_threads()),
-        Err(e) => return usage_error(SUB, &e),
-    };
-    if threads == 0 || threads > crate::mate::MAX_THREADS {
-        let e = format!(
-            "--threads must be between 1 and {}",
-            crate::mate::MAX_THREADS
-        );
-        return usage_error(SUB, &e);
-    }
-    let post_search = match args.get("post-search") {
-        None => PostSearch::Shortest,
-        Some(v) => match PostSearch::parse(v) {
-            Some(p) => p,
-            None => {
-                let e = format!("--post-search: '{v}' is not shortest, none or composer");
-                return usage_error(SUB, &e);
-            }
-        },
-    };
-    let threshold = match args.get("threshold") {
-        None => Threshold::default(),
-        Some(v) => match Threshold::parse(v) {
-            Some(t) => t,
-            None if v == "kh" => {
-                let e = "--threshold kh was dropped: with the shortest-mate search it could loop \
-                         without end (issue 20); use epsilon:<x>";
-                return usage_error(SUB, e);
-            }
-            None => {
-                let e = format!("--threshold: '{v}' is not epsilon:<x> (0 < x <= 10)");
-                return usage_error(SUB, &e);
-            }
-        },
-    };
-    let verbose = args.has_switch("verbose");
-    let limits = Limits {
-        time: time_ms.map(Duration::from_millis),
-        nodes,
-        post_search,
+    record::sfen::read_line(&text).map(|r| r.position())
+}
+
+/// Reads the position of a problem file; `Err` names the file, the line and the reason.
+pub fn read_file(path: &Path) -> Result<Position, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    record::read_bytes(&bytes)
+        .map(|r| r.position())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The search limits and solver settings of `opts`; `threads` is the default thread count.
+pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
+    Limits {
+        time: opts.time_ms.map(Duration::from_millis),
+        nodes: opts.nodes,
+        post_search: opts.post_search.into(),
         // Long searches report progress on stderr so a person knows it is alive.
-        info_interval: Some(Duration::from_secs(5)),
-        root_is_and_if_checked: !args.has_switch("no-defender-root"),
+        info_interval: info.then(|| Duration::from_secs(5)),
+        root_is_and_if_checked: !opts.no_defender_root,
         ..Limits::default()
+    }
+}
+
+/// A solver with the table size, threshold and threads of `opts`.
+pub fn solver_of(opts: &SearchOpts, threads: usize) -> Solver {
+    let mut solver = Solver::new(opts.hash_mb as usize);
+    solver.threshold = opts.threshold.unwrap_or_default();
+    solver.set_threads(threads);
+    solver
+}
+
+/// `tsumugi solve [options] <position>`.
+pub fn cmd_solve(args: SolveArgs) -> ExitCode {
+    const SUB: &str = "solve";
+    if args.batch.is_some() {
+        return super::batch::run(args);
+    }
+    for (given, name) in [
+        (args.jobs.is_some(), "--jobs"),
+        (args.ordered, "--ordered"),
+        (args.skip_done.is_some(), "--skip-done"),
+        (args.shard.is_some(), "--shard"),
+    ] {
+        if given {
+            return usage_error(SUB, &format!("{name} is a batch option: it needs --batch"));
+        }
+    }
+    if args.position.is_empty() && args.sfen.is_none() {
+        return usage_error(
+            SUB,
+            "solve needs a position (SFEN, 'startpos', a file or '-')",
+        );
+    }
+    let pos = match read_position(&args.position, &args.sfen) {
+        Ok(p) => p,
+        Err(e) => {
+            note(format_args!(
+                "error: {e}\nhint: 'tsumugi solve --help' says what a position may be"
+            ));
+            return ExitCode::from(EXIT_USAGE);
+        }
     };
+    let format = args.format.unwrap_or(OutFormat::Usi);
+    let threads = args
+        .search
+        .threads
+        .map_or_else(crate::mate::default_threads, |t| t as usize);
+    let limits = limits_of(&args.search, true);
+    let opts = args.search.clone();
     install_signal_handler();
     let root = pos.clone();
     let result = crate::mate::with_search_stack(move || {
-        let mut solver = Solver::new(hash_mb);
-        solver.threshold = threshold;
-        solver.set_threads(threads);
+        let mut solver = solver_of(&opts, threads);
         solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
             if let Some(news) = &p.news {
@@ -182,18 +168,135 @@ pub fn cmd_solve(rest: &[String]) -> ExitCode {
         })
     });
     let interrupted = STOP.load(Ordering::SeqCst);
-    say(checkmate_reply(&result.outcome));
     let report = report_text(&pos, &result, interrupted);
-    if verbose {
-        say(report);
+    let input = if let Some(s) = &args.sfen {
+        s.join(" ")
     } else {
-        note(report);
+        args.position.join(" ")
+    };
+    match format {
+        OutFormat::Usi => {
+            say(checkmate_reply(&result.outcome));
+            if args.verbose {
+                say(report);
+            } else {
+                note(report);
+            }
+        }
+        other => {
+            say(answer_text(other, &input, None, &pos, &result).trim_end());
+            note(report);
+        }
     }
     if interrupted {
         ExitCode::from(EXIT_INTERRUPTED)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The answer in `format` (not `usi`): Japanese, KIF, CSA or one JSON object. `line_no` is the
+/// batch input's line.
+pub fn answer_text(
+    format: OutFormat,
+    input: &str,
+    line_no: Option<usize>,
+    pos: &Position,
+    r: &SearchResult,
+) -> String {
+    let comments = || -> Vec<String> {
+        let mut c = vec![format!("tsumugi: {}", outcome_words(r))];
+        if r.defender_root {
+            c.push("the side to move is the one being mated".into());
+        }
+        c.push(format!(
+            "nodes {} time_ms {}",
+            r.stats.nodes,
+            r.stats.time.as_millis()
+        ));
+        c
+    };
+    let line: &[crate::shogi::Move] = match &r.outcome {
+        Outcome::Mate(l) => l,
+        _ => &[],
+    };
+    let mated = matches!(r.outcome, Outcome::Mate(_));
+    match format {
+        OutFormat::Usi => checkmate_reply(&r.outcome).to_string(),
+        OutFormat::Ja => ja_text(pos, r),
+        OutFormat::Kif => kif::write(pos, line, mated.then_some("詰み"), &comments()),
+        OutFormat::Csa => csa::write(pos, line, mated.then_some("%TSUMI"), &comments()),
+        OutFormat::Json => json_answer(input, line_no, pos, r).to_string(),
+    }
+}
+
+/// What the outcome is, in words (for KIF and CSA comments).
+fn outcome_words(r: &SearchResult) -> String {
+    match &r.outcome {
+        Outcome::Mate(l) => match &r.status {
+            Some(s) => s.describe(),
+            None => format!("mate in {}", l.len()),
+        },
+        Outcome::NoMate => "no mate (proven)".into(),
+        Outcome::Unknown(why) => format!("undecided: {why}"),
+    }
+}
+
+/// The answer in Japanese: the line and `まで<n>手で詰み`, `不詰`, or `未解決`.
+pub fn ja_text(pos: &Position, r: &SearchResult) -> String {
+    match &r.outcome {
+        Outcome::Mate(l) if l.is_empty() => "詰み (the side to move is checkmated)".into(),
+        Outcome::Mate(l) => format!("{} まで{}手で詰み", japanese_line(pos, l), l.len()),
+        Outcome::NoMate => "不詰 (no mate, proven)".into(),
+        Outcome::Unknown(why) => format!("未解決 (undecided: {why})"),
+    }
+}
+
+/// One JSON object for an answer: the input, its line in a batch file, the position, the
+/// result (`mate`, `nomate`, `unknown`), the line in USI and Japanese, its length, what is
+/// proven about it, nodes and time.
+pub fn json_answer(
+    input: &str,
+    line_no: Option<usize>,
+    pos: &Position,
+    r: &SearchResult,
+) -> serde_json::Value {
+    use serde_json::json;
+    let mut o = json!({
+        "input": input,
+        "sfen": pos.to_sfen(),
+        "nodes": r.stats.nodes,
+        "time_ms": r.stats.time.as_millis() as u64,
+        "defender_root": r.defender_root,
+    });
+    if let Some(n) = line_no {
+        o["line"] = json!(n);
+    }
+    match &r.outcome {
+        Outcome::Mate(l) => {
+            o["result"] = json!("mate");
+            o["moves"] = json!(l
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" "));
+            o["moves_ja"] = json!(japanese_line(pos, l));
+            o["length"] = json!(l.len());
+            if let Some(s) = &r.status {
+                o["minimal"] = json!(s.minimal());
+                o["longest_defences"] = json!(s.longest_defences);
+                o["mate_upper"] = json!(s.upper);
+                o["mate_lower"] = json!(s.lower);
+                o["status"] = json!(s.describe());
+            }
+        }
+        Outcome::NoMate => o["result"] = json!("nomate"),
+        Outcome::Unknown(why) => {
+            o["result"] = json!("unknown");
+            o["reason"] = json!(why.to_string());
+        }
+    }
+    o
 }
 
 /// The human part of `solve`'s answer: statistics, what is established, the line in Japanese.
