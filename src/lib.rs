@@ -5,6 +5,9 @@
 //! * [`usi`]: the USI protocol engine.
 //! * [`mate`]: the mate search.
 //! * [`shogi`]: the rules.
+//!
+//! Built for WebAssembly (`wasm32`), the crate also has `wasm`: the bindings a browser page (or
+//! another JavaScript host) calls, beside `cli` at the top (see `scripts/build-web`).
 
 #![warn(missing_docs)]
 
@@ -12,3 +15,5 @@ pub mod cli;
 pub mod mate;
 pub mod shogi;
 pub mod usi;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

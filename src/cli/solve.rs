@@ -41,6 +41,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Makes Ctrl-C stop the search instead of killing the process (a proven mate would be lost);
 /// a second one exits at once.
+#[cfg(not(target_arch = "wasm32"))]
 fn install_signal_handler() {
     let r = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
@@ -51,6 +52,11 @@ fn install_signal_handler() {
         log::warn!("cannot catch Ctrl-C ({e}); it will end the search without an answer");
     }
 }
+
+/// WebAssembly has no signals (the command line is not used there; it compiles so that the
+/// bindings can share `bench`'s positions).
+#[cfg(target_arch = "wasm32")]
+fn install_signal_handler() {}
 
 /// `tsumugi solve [options] <SFEN>|startpos` with `rest`, the arguments after `solve`.
 pub fn cmd_solve(rest: &[String]) -> ExitCode {
