@@ -118,9 +118,13 @@ function drawHandEditor() {
   const el = $('hand-editor');
   el.textContent = '';
   for (const color of ['b', 'w']) {
+    const row = document.createElement('div');
+    row.className = 'hand-row';
     const label = document.createElement('span');
+    label.className = 'hand-row-label';
     label.textContent = color === 'b' ? `☗ ${t().handSente}` : `☖ ${t().handGote}`;
-    el.appendChild(label);
+    row.appendChild(label);
+    el.appendChild(row);
     for (const k of HAND_KINDS) {
       const cell = document.createElement('span');
       cell.className = 'hand-cell';
@@ -138,7 +142,7 @@ function drawHandEditor() {
       cnt.className = 'cnt';
       cnt.textContent = `${kindName(k)}${pos.hands[color][k]}`;
       cell.append(minus, cnt, plus);
-      el.appendChild(cell);
+      row.appendChild(cell);
     }
   }
 }
