@@ -163,8 +163,7 @@ pub unsafe extern "C" fn tsumugi_inspect(ptr: *const u8, len: usize) -> i32 {
 /// "time_ms": T, "nodes": N, "hash_mb": M, "defender_root": bool}`; all but `sfen` optional
 /// (`strict`: the shortest mate, every defence counted, `tsumugi solve`'s default; `composer`:
 /// `--post-search composer`; `first`: `--post-search none`; no time or node limit; 128 MB;
-/// `defender_root` true). The table is cleared (a fresh search, as `tsumugi solve` starts), and
-/// reallocated when the size changes. Returns 0 (reply `{"ok": true, "sfen": ...}`) or 1 (reply
+/// `defender_root` true). The solver is made afresh (as `tsumugi solve` starts). Returns 0 (reply `{"ok": true, "sfen": ...}`) or 1 (reply
 /// `{"ok": false, "error": ...}`; nothing is set up).
 ///
 /// # Safety
@@ -222,14 +221,12 @@ fn start(text: &str) -> Result<String, String> {
     let normalised = pos.to_sfen();
     STATE.with(|s| {
         let mut s = s.borrow_mut();
-        match &mut s.solver {
-            Some(solver) if solver.hash_mb() == hash_mb => solver.clear(),
-            slot => {
-                // Drop the old table before allocating the new one: both at once may not fit.
-                *slot = None;
-                *slot = Some(Solver::new(hash_mb));
-            }
-        }
+        // A fresh solver, as `tsumugi solve` makes: `Solver::clear` empties the table but
+        // keeps the path-dependent repetition results of the same position (sound, but a
+        // second solve would then differ from the native one node for node). Drop the old one
+        // first: both tables at once may not fit.
+        s.solver = None;
+        s.solver = Some(Solver::new(hash_mb));
         s.job = Some(Job {
             pos,
             limits,
