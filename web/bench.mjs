@@ -3,8 +3,9 @@
 //   scripts/build-web && cargo build --release && (cd web && node bench.mjs [--rounds 3])
 // Each round runs, one after the other: the native `tsumugi bench`, the wasm build in headless
 // Chromium (in the page's Web Worker, as users run it) and the wasm build in Node (V8 without a
-// browser). Prints each run's nodes and nodes/s, then the median nodes/s ratios. The node totals
-// must be equal (the same search node for node); the script fails otherwise.
+// browser). Prints each run's nodes and nodes/s, then the nodes/s ratios to the native run of
+// the same round and their median. The node totals must be equal (the same search node for
+// node); the script fails otherwise.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -92,7 +93,12 @@ if (nodes.size !== 1) {
   console.error(`node totals differ: ${[...nodes].join(', ')}`);
   process.exit(1);
 }
+// Ratios within each round (its runs are seconds apart, so a busy machine slows them alike
+// more often than not), then their median over the rounds.
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ratios = (name) => runs[name].map((r, i) => r.nps / runs.native[i].nps);
+const show = (xs) => xs.map((x) => x.toFixed(2)).join(' ');
 const nps = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v.map((r) => r.nps))]));
 console.log(`median nps: native ${nps.native}, wasm in Chromium ${nps.chromium}, wasm in Node ${nps.node}`);
-console.log(`ratio wasm/native: Chromium ${(nps.chromium / nps.native).toFixed(2)}, Node ${(nps.node / nps.native).toFixed(2)}`);
+console.log(`wasm/native nps per round: Chromium ${show(ratios('chromium'))}; Node ${show(ratios('node'))}`);
+console.log(`median ratio wasm/native: Chromium ${median(ratios('chromium')).toFixed(2)}, Node ${median(ratios('node')).toFixed(2)}`);
