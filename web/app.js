@@ -310,14 +310,22 @@ function showProgress(p) {
 }
 
 function clearAnswer() {
+  lastResult = null;
   for (const id of ['verdict', 'japanese', 'status-text', 'answer']) $(id).textContent = '';
   for (const id of ['p-time', 'p-nodes', 'p-nps', 'p-hashfull', 'p-best']) $(id).textContent = '-';
   $('replay-panel').hidden = true;
   replay = null;
 }
 
+let lastResult = null; // the answer shown, redrawn when the language changes
+
 function finish(r) {
   endJob();
+  lastResult = r;
+  showResult(r);
+}
+
+function showResult(r) {
   showProgress(r);
   // The final length is the line's (a composer line is shorter than the strict bound).
   if (r.outcome === 'mate') $('p-best').textContent = t().mateIn(r.line.usi.length);
@@ -341,7 +349,7 @@ function finish(r) {
   $('status-text').textContent = notes.join(' / ');
   if (r.line && r.line.usi.length > 0) {
     $('japanese').textContent = r.line.japanese.join(' ');
-    showReplay(r.line);
+    if (!replay || replay.line !== r.line) showReplay(r.line);
   }
 }
 
@@ -404,6 +412,7 @@ function setLang(l) {
   setState(ready ? t().ready : t().loading);
   render();
   if (positionError) showError(positionError);
+  if (lastResult && !job) showResult(lastResult);
 }
 
 function wire() {
