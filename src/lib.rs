@@ -7,6 +7,9 @@
 //! * [`mate`]: the mate search.
 //! * [`record`]: problem files in and out (SFEN, KIF/KI2 with BOD diagrams, CSA, ASCII).
 //! * [`shogi`]: the rules.
+//!
+//! Built for WebAssembly (`wasm32`), the crate also has `wasm`: the bindings a browser page (or
+//! another JavaScript host) calls, beside `cli` at the top (see `scripts/build-web`).
 
 #![warn(missing_docs)]
 
@@ -15,3 +18,5 @@ pub mod mate;
 pub mod record;
 pub mod shogi;
 pub mod usi;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

@@ -184,7 +184,7 @@ fn playout(start: &Start, rng: &mut Rng, st: &mut Stats, cap: u64) {
         if dt > 0.5 {
             eprintln!("  slow oracle ({dt:.1}s): {}", pos.to_sfen());
         }
-        if st.positions.is_multiple_of(10_000) {
+        if st.positions % 10_000 == 0 {
             eprintln!("  ... {} positions", st.positions);
         }
         if st.mismatches.len() >= 20 {

@@ -24,6 +24,7 @@ pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Makes Ctrl-C stop the search instead of killing the process (a proven mate would be lost);
 /// a second one exits at once.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn install_signal_handler() {
     let r = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
@@ -34,6 +35,11 @@ pub(crate) fn install_signal_handler() {
         log::warn!("cannot catch Ctrl-C ({e}); it will end the search without an answer");
     }
 }
+
+/// WebAssembly has no signals (the command line is not used there; it compiles so that the
+/// bindings can share `bench`'s positions).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn install_signal_handler() {}
 
 /// Reads the position of `words` (positional arguments) or `sfen` (`--sfen`): SFEN words
 /// (with `moves`), `startpos`, a file, or `-` for standard input. `Err` is the message.

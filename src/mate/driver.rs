@@ -23,6 +23,7 @@
 //! The driver is the only caller of both the search (`dfpn`) and the line readers (`line`);
 //! readers reach the search only through its narrow API (`Search::prove_at`, `stored`).
 
+use super::clock::Instant;
 use super::dfpn::{NodeResult, Search};
 use super::line;
 use super::value::NO_MATE;
@@ -104,6 +105,7 @@ pub(super) fn solve(
         stats: s.stats(),
         status,
         defender_root: s.attacker() != us,
+        interrupted: s.aborted().cloned(),
     }
 }
 
@@ -235,7 +237,7 @@ fn run_root(
             let speculative = (limit as usize) + 2 < upper;
             let budget = s.nodes().saturating_mul(SPECULATION_BUDGET) >> abandoned.min(16);
             s.set_round_budget(speculative.then_some(budget));
-            let (n0, t0) = (s.nodes(), std::time::Instant::now());
+            let (n0, t0) = (s.nodes(), Instant::now());
             let r = round(s, pos, &line, line_bounded, limit);
             let over_budget = s.over_budget();
             s.set_round_budget(None);
@@ -292,7 +294,7 @@ fn run_root(
             if found >= GALLOP_AFTER && upper >= GALLOP_MIN_BOUND {
                 step *= 2;
             }
-            let (n0, t0) = (s.nodes(), std::time::Instant::now());
+            let (n0, t0) = (s.nodes(), Instant::now());
             let read = read_line(s, pos, &mut minimax);
             log::debug!(
                 "reading: {} nodes, {} ms",
@@ -501,7 +503,7 @@ fn shorten_line(
         return;
     }
     loop {
-        let t0 = std::time::Instant::now();
+        let t0 = Instant::now();
         let pass = line::shorten(s, pos, line, SHORTCUT_DEPTH);
         log::debug!(
             "shortcut pass over {} plies: {} improved, {} positions, {} ms",

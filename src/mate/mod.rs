@@ -10,6 +10,7 @@
 //! reaches the search through a narrow API) → `tt` (the table) → `value` (what is known of a
 //! node).
 
+mod clock;
 mod dfpn;
 mod driver;
 mod hugebuf;
@@ -171,7 +172,8 @@ impl Solver {
             progress,
             self.threshold,
         );
-        if self.threads <= 1 {
+        // WebAssembly (wasm32-unknown-unknown) has no threads: the main search runs alone.
+        if self.threads <= 1 || cfg!(target_arch = "wasm32") {
             return driver::solve(&mut search, kind, pos, limits, &mut self.last);
         }
         // Helpers live for this solve only: starting a thread costs tens of microseconds,

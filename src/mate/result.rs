@@ -88,6 +88,11 @@ pub struct SearchResult {
     /// The root was searched as a defender node: the side to move is the one being mated, and
     /// the line starts with its move.
     pub defender_root: bool,
+    /// The search was cut short (stop, time or node limit) before it finished, and why: the
+    /// outcome is what was established by then. A caller that searches in slices (the
+    /// WebAssembly page) solves again on the same table to go on; `None` when the search ran
+    /// to its end.
+    pub interrupted: Option<UnknownReason>,
 }
 
 impl SearchResult {
@@ -99,6 +104,7 @@ impl SearchResult {
             best_mate: None,
             status: None,
             defender_root: false,
+            interrupted: None,
         }
     }
 }

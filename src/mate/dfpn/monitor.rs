@@ -6,12 +6,13 @@
 //! millisecond), and the node limit is honoured exactly: the next poll is never scheduled past
 //! it.
 
+use super::super::clock::Instant;
 use super::super::tt::{Table, GC_TRIGGER};
 use super::super::{Limits, MateStatus, Progress, Stats, UnknownReason};
 use super::crew::Crew;
 use crate::shogi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Nodes between polls of the stop flag, clock and node limit: a few milliseconds at most.
 const POLL_INTERVAL: u64 = 256;

@@ -135,7 +135,7 @@ impl Minimax {
             return None;
         }
         self.visits += 1;
-        if self.visits > self.budget || (self.visits.is_multiple_of(4096) && s.check_abort()) {
+        if self.visits > self.budget || (self.visits % 4096 == 0 && s.check_abort()) {
             self.failed = true;
             return None;
         }

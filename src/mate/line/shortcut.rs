@@ -77,7 +77,7 @@ impl Look<'_, '_> {
     /// Counts a searched position and polls the search's limits now and then.
     fn visit(&mut self) -> bool {
         self.visits += 1;
-        if self.visits.is_multiple_of(4096) && self.s.check_abort() {
+        if self.visits % 4096 == 0 && self.s.check_abort() {
             self.stopped = true;
         }
         !self.stopped

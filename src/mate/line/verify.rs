@@ -25,7 +25,7 @@ pub fn verify(root: &Position, line: &[Move], attacker: Color) -> Result<(), Str
 /// a defender-to-move root (then the line has even length; 0 when it is mated already).
 pub fn verify_composed(root: &Position, line: &[Move], attacker: Color) -> Result<(), String> {
     let or_root = root.side_to_move() == attacker;
-    if line.len().is_multiple_of(2) == or_root {
+    if (line.len() % 2 == 0) == or_root {
         return Err(format!(
             "line of {} plies does not end with the attacker's move",
             line.len()

@@ -128,12 +128,13 @@ impl Backend for Fake {
             repetitions: 0,
         };
         loop {
-            let unknown = |r| SearchResult {
-                outcome: Outcome::Unknown(r),
+            let unknown = |r: UnknownReason| SearchResult {
+                outcome: Outcome::Unknown(r.clone()),
                 stats: stats(start),
                 best_mate: self.best_mate.clone(),
                 status: None,
                 defender_root: false,
+                interrupted: Some(r),
             };
             if stop.load(Ordering::Relaxed) {
                 return unknown(UnknownReason::Stopped);
@@ -148,6 +149,7 @@ impl Backend for Fake {
                     best_mate: None,
                     status: None,
                     defender_root: false,
+                    interrupted: None,
                 };
             }
             if let (Some(t), Some(i)) = (next_info, limits.info_interval) {

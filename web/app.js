@@ -1,0 +1,508 @@
+// The page: board editor, settings, Solve/Stop over the search worker (worker.js), progress,
+// the answer with a step-through board, USI and KIF text.
+//
+// URL parameters: sfen=<SFEN> (the position; also kept up to date while editing), solve=1
+// (solve at once: the test hook; #answer then holds exactly what `tsumugi solve` prints on
+// stdout for the same settings), mode=strict|composer|first, time=<seconds> (0 = none),
+// hash=<MB>, lang=ja|en.
+
+import {
+  BOARD_KINDS, HAND_KINDS, PROMOTABLE, clonePosition, drawBoard, emptyPosition, kindName,
+  missingPieces, parseSfen, parseUsiSquare, toSfen,
+} from './board.js';
+import { TEXT, apply } from './i18n.js';
+import { kifText } from './kif.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(window.location.search);
+const DEFAULT_SFEN = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
+const STARTPOS = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+
+let lang = params.get('lang') || localStorage.getItem('tsumugi-lang')
+  || (navigator.language && navigator.language.startsWith('ja') ? 'ja' : 'en');
+if (!TEXT[lang]) lang = 'ja';
+const t = () => TEXT[lang];
+
+let pos = emptyPosition();
+let tool = 'select';
+let selected = null;
+let positionError = null; // the solver's message for the current position, or null
+
+let worker = null;
+let ready = false;
+let nextId = 1;
+const inspectWaiters = new Map();
+let job = null; // {id, lastProgress, stopTimer}
+let replay = null; // {line, ply}
+
+// ---------------------------------------------------------------- worker
+
+function startWorker() {
+  ready = false;
+  worker = new Worker('worker.js');
+  worker.onmessage = (ev) => onWorker(ev.data);
+  worker.onerror = (ev) => {
+    setState(`${t().fatal}: ${ev.message || ''}`);
+  };
+}
+
+function inspect(sfen) {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    inspectWaiters.set(id, resolve);
+    worker.postMessage({ type: 'inspect', id, sfen });
+  });
+}
+
+function onWorker(msg) {
+  switch (msg.type) {
+    case 'ready':
+      ready = true;
+      setState(t().ready);
+      onReady();
+      break;
+    case 'fatal':
+      setState(`${t().fatal}: ${msg.error}`);
+      break;
+    case 'inspect': {
+      const resolve = inspectWaiters.get(msg.id);
+      inspectWaiters.delete(msg.id);
+      if (resolve) resolve(msg.reply);
+      break;
+    }
+    case 'started':
+      break;
+    case 'progress':
+      if (job && msg.id === job.id) {
+        job.lastProgress = msg.reply;
+        showProgress(msg.reply);
+      }
+      break;
+    case 'done':
+      if (job && msg.id === job.id) finish(msg.reply);
+      break;
+    case 'error':
+      if (msg.id && inspectWaiters.has(msg.id)) {
+        inspectWaiters.get(msg.id)({ ok: false, error: msg.error });
+        inspectWaiters.delete(msg.id);
+      } else if (job && (msg.id === job.id || msg.id === null)) {
+        endJob();
+        showError(msg.error);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+function setState(text) {
+  $('engine-state').textContent = text;
+}
+
+// ---------------------------------------------------------------- editor
+
+function render() {
+  drawBoard($('editor-board'), pos, { onSquare: clickSquare, selected });
+  for (const b of document.querySelectorAll('.tool')) {
+    b.classList.toggle('active', b.dataset.tool === tool);
+  }
+  drawHandEditor();
+  for (const r of document.querySelectorAll('input[name=side]')) r.checked = r.value === pos.side;
+  const left = missingPieces(pos);
+  const parts = [];
+  for (const k of BOARD_KINDS) if (left[k] > 0) parts.push(`${kindName(k)}${left[k]}`);
+  $('missing').textContent = parts.length ? `${t().missing}: ${parts.join(' ')}` : '';
+}
+
+function drawHandEditor() {
+  const el = $('hand-editor');
+  el.textContent = '';
+  for (const color of ['b', 'w']) {
+    const row = document.createElement('div');
+    row.className = 'hand-row';
+    const label = document.createElement('span');
+    label.className = 'hand-row-label';
+    label.textContent = color === 'b' ? `☗ ${t().handSente}` : `☖ ${t().handGote}`;
+    row.appendChild(label);
+    el.appendChild(row);
+    for (const k of HAND_KINDS) {
+      const cell = document.createElement('span');
+      cell.className = 'hand-cell';
+      const minus = document.createElement('button');
+      minus.type = 'button';
+      minus.textContent = '−';
+      minus.dataset.hand = `${color}${k}-`;
+      minus.addEventListener('click', () => changeHand(color, k, -1));
+      const plus = document.createElement('button');
+      plus.type = 'button';
+      plus.textContent = '+';
+      plus.dataset.hand = `${color}${k}+`;
+      plus.addEventListener('click', () => changeHand(color, k, 1));
+      const cnt = document.createElement('span');
+      cnt.className = 'cnt';
+      cnt.textContent = `${kindName(k)}${pos.hands[color][k]}`;
+      cell.append(minus, cnt, plus);
+      row.appendChild(cell);
+    }
+  }
+}
+
+function changeHand(color, kind, d) {
+  const n = pos.hands[color][kind] + d;
+  if (n < 0) return;
+  pos.hands[color][kind] = n;
+  edited();
+}
+
+function placeSide() {
+  return document.querySelector('input[name=place-side]:checked').value;
+}
+
+function clickSquare(r, c) {
+  if (tool === 'select') {
+    selected = selected && selected.r === r && selected.c === c ? null : { r, c };
+  } else if (tool === 'erase') {
+    pos.board[r][c] = null;
+  } else {
+    const promoted = $('place-promoted').checked && PROMOTABLE.has(tool);
+    pos.board[r][c] = { kind: tool, promoted, color: placeSide() };
+    selected = { r, c };
+  }
+  edited();
+}
+
+function actOnSelected(f) {
+  if (!selected) return;
+  const p = pos.board[selected.r][selected.c];
+  if (!p) return;
+  f(p);
+  edited();
+}
+
+function edited() {
+  $('sfen').value = toSfen(pos);
+  render();
+  syncUrl();
+  validate();
+}
+
+function syncUrl() {
+  const u = new URL(window.location.href);
+  u.searchParams.set('sfen', toSfen(pos));
+  u.searchParams.delete('solve');
+  window.history.replaceState(null, '', u);
+}
+
+let validateSeq = 0;
+async function validate() {
+  if (!ready) return null;
+  const seq = ++validateSeq;
+  const r = await inspect(toSfen(pos));
+  if (seq !== validateSeq) return r;
+  positionError = r.ok ? null : r.error;
+  if (positionError) showError(positionError);
+  else hideError();
+  $('solve').disabled = !!positionError || !!job;
+  return r;
+}
+
+function showError(text) {
+  const el = $('error');
+  el.hidden = false;
+  el.textContent = `${t().invalid}: ${text}`;
+}
+
+function hideError() {
+  $('error').hidden = true;
+  $('error').textContent = '';
+}
+
+// Loads SFEN text typed or passed in the URL: checked by the solver first, so a bad one shows
+// the solver's message and leaves the board as it was.
+async function loadSfen(text) {
+  const r = await inspect(text);
+  if (!r.ok) {
+    positionError = r.error;
+    showError(r.error);
+    $('sfen').value = text;
+    $('solve').disabled = true;
+    return false;
+  }
+  pos = parseSfen(r.sfen);
+  selected = null;
+  positionError = null;
+  hideError();
+  $('sfen').value = r.sfen;
+  render();
+  $('solve').disabled = !!job;
+  return true;
+}
+
+// ---------------------------------------------------------------- solve
+
+function settings() {
+  const mode = document.querySelector('input[name=mode]:checked').value;
+  const secs = Number($('time').value);
+  return {
+    mode,
+    time_ms: Number.isFinite(secs) && secs > 0 ? Math.round(secs * 1000) : 0,
+    hash_mb: Number($('hash').value),
+  };
+}
+
+function solve() {
+  if (!ready || job || positionError) return;
+  const sfen = $('sfen').value.trim() || toSfen(pos);
+  const id = nextId++;
+  job = { id, lastProgress: null, stopTimer: null };
+  clearAnswer();
+  $('solve').disabled = true;
+  $('stop').disabled = false;
+  $('verdict').textContent = t().searching;
+  document.body.dataset.state = 'solving';
+  worker.postMessage({ type: 'solve', id, request: { sfen, ...settings() } });
+}
+
+function stop() {
+  if (!job) return;
+  worker.postMessage({ type: 'stop' });
+  // The worker answers between two slices (well under a second). If it does not (a slice
+  // stuck in work that cannot be interrupted), end it: the answer is then what the last
+  // progress report showed.
+  const id = job.id;
+  job.stopTimer = setTimeout(() => {
+    if (!job || job.id !== id) return;
+    const last = job.lastProgress;
+    worker.terminate();
+    startWorker();
+    finish({
+      done: true, answer: 'checkmate timeout', outcome: 'unknown', reason: 'stopped',
+      line: last && last.line, nodes: last ? last.nodes : 0, time_ms: last ? last.time_ms : 0,
+      nps: last ? last.nps : 0, hashfull: last ? last.hashfull : 0,
+    });
+  }, 1500);
+}
+
+function endJob() {
+  if (job && job.stopTimer) clearTimeout(job.stopTimer);
+  job = null;
+  $('stop').disabled = true;
+  $('solve').disabled = !!positionError || !ready;
+  document.body.dataset.state = 'done';
+}
+
+function fmt(n) {
+  return Number(n).toLocaleString(lang === 'ja' ? 'ja-JP' : 'en-US');
+}
+
+function showProgress(p) {
+  $('p-time').textContent = `${(p.time_ms / 1000).toFixed(1)} s`;
+  $('p-nodes').textContent = fmt(p.nodes);
+  $('p-nps').textContent = fmt(p.nps);
+  $('p-hashfull').textContent = `${(p.hashfull / 10).toFixed(1)}%`;
+  if (p.upper != null) {
+    $('p-best').textContent = p.lower != null && p.lower < p.upper
+      ? `${t().mateIn(p.upper)} (${t().pliesRange(p.lower, p.upper)})`
+      : t().mateIn(p.upper);
+  } else if (p.line) {
+    $('p-best').textContent = t().mateIn(p.line.usi.length);
+  }
+}
+
+function clearAnswer() {
+  lastResult = null;
+  for (const id of ['verdict', 'japanese', 'status-text', 'answer']) $(id).textContent = '';
+  for (const id of ['p-time', 'p-nodes', 'p-nps', 'p-hashfull', 'p-best']) $(id).textContent = '-';
+  $('replay-panel').hidden = true;
+  replay = null;
+}
+
+let lastResult = null; // the answer shown, redrawn when the language changes
+
+function finish(r) {
+  endJob();
+  lastResult = r;
+  showResult(r);
+}
+
+function showResult(r) {
+  showProgress(r);
+  // The final length is the line's (a composer line is shorter than the strict bound).
+  if (r.outcome === 'mate') $('p-best').textContent = t().mateIn(r.line.usi.length);
+  $('answer').textContent = r.answer;
+  let verdict;
+  if (r.outcome === 'mate') {
+    verdict = t().mateIn(r.line.usi.length);
+    if (r.reason) verdict += ` — ${r.reason === 'stopped' ? t().stopped : t().timeUp}`;
+  } else if (r.outcome === 'nomate') {
+    verdict = t().noMate;
+  } else {
+    const why = r.reason === 'stopped' ? t().stopped
+      : r.reason === 'time limit reached' ? t().timeUp : r.reason;
+    verdict = `${t().unknown} (${why})`;
+  }
+  $('verdict').textContent = verdict;
+  const notes = [];
+  if (r.outcome === 'unknown' && r.line) notes.push(t().bestSoFar);
+  if (r.defender_root) notes.push(t().defenderRoot);
+  if (r.status) notes.push(r.status);
+  $('status-text').textContent = notes.join(' / ');
+  if (r.line && r.line.usi.length > 0) {
+    $('japanese').textContent = r.line.japanese.join(' ');
+    if (!replay || replay.line !== r.line) showReplay(r.line);
+  }
+}
+
+// ---------------------------------------------------------------- step-through
+
+function showReplay(line) {
+  replay = { line, ply: 0 };
+  $('replay-panel').hidden = false;
+  const ol = $('r-moves');
+  ol.textContent = '';
+  line.japanese.forEach((m, i) => {
+    const li = document.createElement('li');
+    const n = document.createElement('span');
+    n.className = 'n';
+    n.textContent = String(i + 1);
+    li.append(n, m);
+    li.addEventListener('click', () => goTo(i + 1));
+    ol.appendChild(li);
+  });
+  $('usi-line').value = `position sfen ${line.sfens[0]} moves ${line.usi.join(' ')}`;
+  $('kif').value = kifText(line);
+  goTo(0);
+}
+
+function goTo(ply) {
+  if (!replay) return;
+  const n = replay.line.usi.length;
+  replay.ply = Math.max(0, Math.min(n, ply));
+  const p = parseSfen(replay.line.sfens[replay.ply]);
+  let highlight = null;
+  if (replay.ply > 0) {
+    const m = replay.line.usi[replay.ply - 1];
+    highlight = parseUsiSquare(m.slice(2, 4));
+  }
+  drawBoard($('replay-board'), p, { highlight });
+  $('r-ply').textContent = `${replay.ply} / ${n}`;
+  [...$('r-moves').children].forEach((li, i) => li.classList.toggle('current', i === replay.ply - 1));
+}
+
+// ---------------------------------------------------------------- set-up
+
+async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    const old = button.textContent;
+    button.textContent = t().copied;
+    setTimeout(() => { button.textContent = old; }, 1200);
+  } catch (e) {
+    // No clipboard access (insecure origin): select the text so Ctrl-C copies it.
+    const ta = button.closest('div').nextElementSibling;
+    if (ta && ta.select) ta.select();
+  }
+}
+
+function setLang(l) {
+  lang = l;
+  localStorage.setItem('tsumugi-lang', l);
+  apply(lang);
+  $('lang').textContent = t().lang;
+  setState(ready ? t().ready : t().loading);
+  render();
+  if (positionError) showError(positionError);
+  if (lastResult && !job) showResult(lastResult);
+}
+
+function wire() {
+  const pieceTools = $('piece-tools');
+  for (const k of BOARD_KINDS) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'tool';
+    b.dataset.tool = k;
+    b.textContent = kindName(k);
+    pieceTools.appendChild(b);
+  }
+  for (const b of document.querySelectorAll('.tool')) {
+    b.addEventListener('click', () => { tool = b.dataset.tool; render(); });
+  }
+  $('act-promote').addEventListener('click', () => actOnSelected((p) => {
+    if (PROMOTABLE.has(p.kind)) p.promoted = !p.promoted;
+  }));
+  $('act-flip').addEventListener('click', () => actOnSelected((p) => {
+    p.color = p.color === 'b' ? 'w' : 'b';
+  }));
+  $('act-remove').addEventListener('click', () => {
+    if (selected) pos.board[selected.r][selected.c] = null;
+    edited();
+  });
+  for (const r of document.querySelectorAll('input[name=side]')) {
+    r.addEventListener('change', () => { pos.side = r.value; edited(); });
+  }
+  $('clear-board').addEventListener('click', () => {
+    const side = pos.side;
+    pos = emptyPosition();
+    pos.side = side;
+    selected = null;
+    edited();
+  });
+  $('rest-to-gote').addEventListener('click', () => {
+    const left = missingPieces(pos);
+    for (const k of HAND_KINDS) if (left[k] > 0) pos.hands.w[k] += left[k];
+    edited();
+  });
+  $('startpos').addEventListener('click', () => { pos = parseSfen(STARTPOS); selected = null; edited(); });
+  $('load-sfen').addEventListener('click', async () => {
+    if (await loadSfen($('sfen').value)) syncUrl();
+  });
+  $('sfen').addEventListener('keydown', async (e) => {
+    if (e.key === 'Enter' && await loadSfen($('sfen').value)) syncUrl();
+  });
+  $('copy-sfen').addEventListener('click', (e) => copyText($('sfen').value, e.target));
+  $('copy-usi').addEventListener('click', (e) => copyText($('usi-line').value, e.target));
+  $('copy-kif').addEventListener('click', (e) => copyText($('kif').value, e.target));
+  $('solve').addEventListener('click', solve);
+  $('stop').addEventListener('click', stop);
+  $('r-first').addEventListener('click', () => goTo(0));
+  $('r-prev').addEventListener('click', () => goTo(replay ? replay.ply - 1 : 0));
+  $('r-next').addEventListener('click', () => goTo(replay ? replay.ply + 1 : 0));
+  $('r-last').addEventListener('click', () => goTo(replay ? replay.line.usi.length : 0));
+  $('lang').addEventListener('click', () => setLang(lang === 'ja' ? 'en' : 'ja'));
+  document.addEventListener('keydown', (e) => {
+    if (!replay || e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA') return;
+    if (e.key === 'ArrowRight') goTo(replay.ply + 1);
+    if (e.key === 'ArrowLeft') goTo(replay.ply - 1);
+  });
+  // Settings from the URL.
+  const mode = params.get('mode');
+  if (mode) {
+    const r = document.querySelector(`input[name=mode][value="${CSS.escape(mode)}"]`);
+    if (r) r.checked = true;
+  }
+  if (params.has('time')) $('time').value = params.get('time');
+  if (params.has('hash')) {
+    const h = params.get('hash');
+    if (![...$('hash').options].some((o) => o.value === h)) $('hash').add(new Option(h));
+    $('hash').value = h;
+  }
+}
+
+let firstReady = true;
+async function onReady() {
+  if (!firstReady) return; // a worker restarted after a stop that did not answer
+  firstReady = false;
+  document.body.dataset.state = 'ready';
+  const fromUrl = params.get('sfen');
+  const ok = await loadSfen(fromUrl || DEFAULT_SFEN);
+  if (ok && params.get('solve') === '1') solve();
+  if (!fromUrl) syncUrl();
+}
+
+wire();
+setLang(lang);
+pos = parseSfen(DEFAULT_SFEN);
+render();
+document.body.dataset.state = 'loading';
+startWorker();

@@ -1,0 +1,249 @@
+// Browser tests of the page in real headless Chromium (Playwright), as scripts/test runs them:
+//   cd web && node --test tests/
+// Needs the built site (scripts/build-web; TSUMUGI_WEB_SITE, default ../target/web/site), the
+// native release binary for the reference answers (TSUMUGI_BIN, default
+// ../target/release/tsumugi), Chromium (TSUMUGI_CHROMIUM, default /usr/bin/chromium), and the
+// shared problem sets for two of the tests (TSUMUGI_PROBLEMS, default ../../shared/problems;
+// those tests print SKIPPED when the sets are absent). Screenshots go to web/test-results/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, '..');
+const repo = path.resolve(web, '..');
+const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
+const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
+const problems = process.env.TSUMUGI_PROBLEMS || path.join(repo, '..', 'shared/problems');
+const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
+const shots = path.join(web, 'test-results');
+
+// The brief's problem: 3 plies as composers count (three useless pawn interpositions left
+// out), 9 plies strict.
+const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
+const HASH_MB = 64;
+
+let server;
+let base;
+let browser;
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(site, 'tsumugi.wasm')), `no built site at ${site}: run scripts/build-web`);
+  assert.ok(fs.existsSync(bin), `no native binary at ${bin}: run cargo build --release`);
+  fs.mkdirSync(shots, { recursive: true });
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+    const file = path.join(site, path.normalize(name));
+    if (!file.startsWith(site) || !fs.existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.close();
+});
+
+async function newPage(query) {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${base}index.html${query || ''}`);
+  page.errors = errors;
+  return page;
+}
+
+// What `tsumugi solve` prints on stdout (one thread: the same search node for node).
+function nativeAnswer(sfen, mode) {
+  const post = { strict: 'shortest', composer: 'composer', first: 'none' }[mode];
+  const out = execFileSync(bin, ['solve', '--threads', '1', '--hash-mb', String(HASH_MB),
+    '--post-search', post, sfen], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return out.trim();
+}
+
+async function solvedAnswer(page, timeout = 60000) {
+  await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout });
+  return (await page.textContent('#answer')).trim();
+}
+
+function query(sfen, mode, extra = '') {
+  return `?sfen=${encodeURIComponent(sfen)}&solve=1&mode=${mode}&hash=${HASH_MB}${extra}`;
+}
+
+function readSet(name) {
+  const file = path.join(problems, name);
+  if (!fs.existsSync(file)) return null;
+  return fs.readFileSync(file, 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('sfen\t'))
+    .map((l) => l.split('\t'));
+}
+
+test('the page loads: board, editor, solver ready, no errors', async () => {
+  const page = await newPage('');
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
+  assert.equal(await page.locator('#editor-board .sq').count(), 81);
+  assert.equal(await page.inputValue('#sfen'), BRIEF);
+  assert.ok(await page.isEnabled('#solve'));
+  assert.match(page.url(), /sfen=/);
+  await page.screenshot({ path: path.join(shots, 'loaded.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("composer mode: the brief's 3-ply problem, as `tsumugi solve --post-search composer`", async () => {
+  const expected = nativeAnswer(BRIEF, 'composer');
+  assert.equal(expected, 'checkmate G*3i 2h1i 3g1g');
+  const page = await newPage(query(BRIEF, 'composer'));
+  assert.equal(await solvedAnswer(page), expected);
+  assert.equal(await page.textContent('#japanese'), '▲３九金打 △１九玉 ▲１七飛');
+  // Step through the line on the replay board.
+  assert.equal(await page.textContent('#r-ply'), '0 / 3');
+  await page.click('#r-next');
+  assert.equal(await page.textContent('#r-ply'), '1 / 3');
+  assert.equal(await page.getAttribute('#replay-board .sq.last', 'data-sq'), '3i');
+  assert.equal(await page.textContent('#replay-board .sq[data-sq="3i"]'), '金');
+  await page.click('#r-last');
+  assert.equal(await page.textContent('#r-ply'), '3 / 3');
+  assert.equal(await page.getAttribute('#replay-board .sq.last', 'data-sq'), '1g');
+  assert.equal(await page.inputValue('#usi-line'), `position sfen ${BRIEF} moves G*3i 2h1i 3g1g`);
+  const kif = await page.inputValue('#kif');
+  assert.match(kif, /   1 ３九金打\n   2 １九玉\(28\)\n   3 １七飛\(37\)\nまで3手で詰み/);
+  await page.screenshot({ path: path.join(shots, 'composer-3ply.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('strict mode: the same problem is 9 plies, as `tsumugi solve`', async () => {
+  const expected = nativeAnswer(BRIEF, 'strict');
+  const page = await newPage(query(BRIEF, 'strict'));
+  const got = await solvedAnswer(page);
+  assert.equal(got, expected);
+  assert.equal(got.split(' ').length - 1, 9);
+  await page.close();
+});
+
+test('strict mode: 7- and 11-ply problems of mate3-11.tsv, as the native binary', async (t) => {
+  const rows = readSet('mate3-11.tsv');
+  if (!rows) {
+    console.log(`SKIPPED: ${problems}/mate3-11.tsv not found (set TSUMUGI_PROBLEMS)`);
+    t.skip('problem sets absent');
+    return;
+  }
+  for (const len of ['7', '11']) {
+    const [sfen] = rows.find((r) => r[1] === len);
+    const expected = nativeAnswer(sfen, 'strict');
+    // The set's own length (cshogi-checked when the set was made) is an independent check.
+    assert.equal(expected.split(' ').length - 1, Number(len), `native length for ${sfen}`);
+    const page = await newPage(query(sfen, 'strict'));
+    assert.equal(await solvedAnswer(page), expected, sfen);
+    if (len === '11') await page.screenshot({ path: path.join(shots, 'strict-11ply.png'), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test('Stop ends the search of a long problem within a second', async (t) => {
+  const rows = readSet('long.tsv');
+  if (!rows) {
+    console.log(`SKIPPED: ${problems}/long.tsv not found (set TSUMUGI_PROBLEMS)`);
+    t.skip('problem sets absent');
+    return;
+  }
+  const [sfen] = rows[0]; // Microcosmos, 1525 plies: minutes of search
+  const page = await newPage(query(sfen, 'strict', '&time=0'));
+  await page.waitForFunction(() => document.body.dataset.state === 'solving');
+  // Let it search a while, with progress shown.
+  await page.waitForFunction(() => Number(document.getElementById('p-nodes').textContent.replace(/\D/g, '')) > 0,
+    null, { timeout: 10000 });
+  await page.waitForTimeout(1500);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'solving');
+  await page.screenshot({ path: path.join(shots, 'long-searching.png'), fullPage: true });
+  const ms = await page.evaluate(() => new Promise((resolve) => {
+    const t0 = performance.now();
+    const obs = new MutationObserver(() => {
+      if (document.body.dataset.state === 'done') {
+        obs.disconnect();
+        resolve(performance.now() - t0);
+      }
+    });
+    obs.observe(document.body, { attributes: true });
+    document.getElementById('stop').click();
+  }));
+  assert.ok(ms < 1000, `stop took ${ms} ms`);
+  const answer = (await page.textContent('#answer')).trim();
+  assert.match(answer, /^checkmate/);
+  assert.match(await page.textContent('#verdict'), /中止|Stopped/);
+  assert.ok(await page.isEnabled('#solve'));
+  await page.screenshot({ path: path.join(shots, 'long-stopped.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an invalid SFEN shows the error and solves nothing', async () => {
+  const bad = '9/9/9/9/9 b - 1';
+  const page = await newPage(`?sfen=${encodeURIComponent(bad)}&solve=1`);
+  await page.waitForSelector('#error:not([hidden])');
+  const text = await page.textContent('#error');
+  assert.match(text, /局面が正しくありません|Invalid position/);
+  assert.match(text, /SFEN/);
+  assert.equal((await page.textContent('#answer')).trim(), '');
+  assert.ok(await page.isDisabled('#solve'));
+  await page.screenshot({ path: path.join(shots, 'invalid-sfen.png'), fullPage: true });
+  // Two kings of one side: a well-formed SFEN of an illegal position.
+  await page.fill('#sfen', '4k4/9/9/9/9/9/9/9/K3K4 b - 1');
+  await page.click('#load-sfen');
+  await page.waitForFunction(() => /king/i.test(document.getElementById('error').textContent));
+  await page.close();
+});
+
+test('editor: placing, promoting and hands change the SFEN and the URL; labels switch to English', async () => {
+  const page = await newPage('?sfen=' + encodeURIComponent('4k4/9/9/9/9/9/9/9/9 b - 1') + '&lang=ja');
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
+  await page.click('#piece-tools .tool[data-tool="G"]');
+  await page.click('#editor-board .sq[data-sq="5c"]');
+  assert.equal(await page.inputValue('#sfen'), '4k4/9/4G4/9/9/9/9/9/9 b - 1');
+  await page.click('.tool[data-tool="select"]');
+  await page.click('#piece-tools .tool[data-tool="S"]');
+  await page.click('#editor-board .sq[data-sq="4c"]');
+  await page.click('#act-promote');
+  await page.click('#act-flip');
+  await page.click('[data-hand="bR+"]');
+  await page.click('[data-hand="wP+"]');
+  await page.click('[data-hand="wP+"]');
+  const sfen = await page.inputValue('#sfen');
+  assert.equal(sfen, '4k4/9/4G+s3/9/9/9/9/9/9 b R2p 1');
+  assert.equal(new URL(page.url()).searchParams.get('sfen'), sfen);
+  assert.ok(await page.isHidden('#error'));
+  assert.equal(await page.textContent('#solve'), '解く');
+  await page.click('#lang');
+  assert.equal(await page.textContent('#solve'), 'Solve');
+  await page.screenshot({ path: path.join(shots, 'editor-en.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,0 +1,125 @@
+// The WebAssembly module's API (src/wasm.rs) in Node, without a browser: the bench's node
+// signature equals the native binary's (the core compiled unchanged in logic), searches in
+// slices end with the native answer, stop answers at once, and bad requests get errors.
+//   cd web && node --test tests/   (scripts/test-web; needs scripts/build-web and the native
+//   release binary)
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
+const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
+const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
+
+async function load() {
+  const bytes = fs.readFileSync(path.join(site, 'tsumugi.wasm'));
+  const dec = new TextDecoder();
+  const enc = new TextEncoder();
+  let ex;
+  const logs = [];
+  const { instance } = await WebAssembly.instantiate(bytes, {
+    env: {
+      tsumugi_now_ms: () => performance.now(),
+      tsumugi_log: (p, l) => logs.push(dec.decode(new Uint8Array(ex.memory.buffer, p, l))),
+    },
+  });
+  ex = instance.exports;
+  const reply = () => JSON.parse(dec.decode(new Uint8Array(ex.memory.buffer, ex.tsumugi_reply_ptr(), ex.tsumugi_reply_len())));
+  const withText = (fn, text) => {
+    const b = enc.encode(text);
+    const p = ex.tsumugi_alloc(b.length);
+    new Uint8Array(ex.memory.buffer, p, b.length).set(b);
+    const rc = fn(p, b.length);
+    ex.tsumugi_free(p, b.length);
+    return rc;
+  };
+  return {
+    ex,
+    logs,
+    reply,
+    start: (req) => withText(ex.tsumugi_start, typeof req === 'string' ? req : JSON.stringify(req)),
+    inspect: (sfen) => withText(ex.tsumugi_inspect, sfen),
+  };
+}
+
+function native(args) {
+  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+}
+
+test("tsumugi_bench: the native bench's node signature, position by position", async () => {
+  const m = await load();
+  assert.equal(m.ex.tsumugi_bench(0), 0);
+  const r = m.reply();
+  const nat = native(['bench']).split('\n');
+  const strip = (l) => l.replace(/ time_ms \d+$/, '');
+  assert.deepEqual(r.lines.map(strip), nat.slice(0, -1).map(strip));
+  assert.equal(`nodes ${r.nodes}`, nat.at(-1).replace(/ time_ms.*/, ''));
+});
+
+test('a search in node-bounded slices ends with the native answer', async () => {
+  const m = await load();
+  for (const [mode, post] of [['strict', 'shortest'], ['composer', 'composer']]) {
+    assert.equal(m.start({ sfen: BRIEF, mode, hash_mb: 16 }), 0);
+    let slices = 0;
+    let rc;
+    while ((rc = m.ex.tsumugi_advance(500, 0)) === 0) {
+      slices += 1;
+      const p = m.reply();
+      assert.equal(p.done, false);
+      assert.ok(p.nodes >= 500 * slices, `progress counts every slice's nodes: ${p.nodes}`);
+    }
+    assert.equal(rc, 1);
+    assert.ok(slices > 0, 'the search needs more than one 500-node slice');
+    const r = m.reply();
+    const expected = native(['solve', '--threads', '1', '--hash-mb', '16', '--post-search', post, BRIEF]);
+    assert.equal(r.answer, expected);
+    assert.equal(r.line.sfens.length, r.line.usi.length + 1);
+    // Advancing a finished search repeats its answer.
+    assert.equal(m.ex.tsumugi_advance(500, 0), 1);
+    assert.equal(m.reply().answer, expected);
+  }
+});
+
+test('stop answers at once with what is established; limits end the search', async () => {
+  const m = await load();
+  assert.equal(m.start({ sfen: BRIEF, hash_mb: 16 }), 0);
+  assert.equal(m.ex.tsumugi_stop(), 1);
+  let r = m.reply();
+  assert.equal(r.answer, 'checkmate timeout');
+  assert.equal(r.reason, 'stopped');
+  // A node limit over all slices: ends as the native --nodes does.
+  assert.equal(m.start({ sfen: BRIEF, hash_mb: 16, nodes: 50 }), 0);
+  let rc;
+  while ((rc = m.ex.tsumugi_advance(20, 0)) === 0);
+  r = m.reply();
+  assert.equal(rc, 1);
+  assert.equal(r.nodes, 50);
+  assert.equal(r.answer, native(['solve', '--threads', '1', '--hash-mb', '16', '--nodes', '50', BRIEF]));
+});
+
+test('bad requests are answered with errors, never a trap', async () => {
+  const m = await load();
+  assert.equal(m.ex.tsumugi_advance(0, 10), -1);
+  assert.equal(m.ex.tsumugi_stop(), -1);
+  assert.equal(m.start('{not json'), 1);
+  assert.match(m.reply().error, /not JSON/);
+  assert.equal(m.start({ sfen: BRIEF, mode: 'fast' }), 1);
+  assert.match(m.reply().error, /mode 'fast'/);
+  assert.equal(m.start({ sfen: BRIEF, hash_mb: 0.5 }), 1);
+  assert.match(m.reply().error, /hash_mb/);
+  assert.equal(m.start({ sfen: '9/9/9 b - 1' }), 1);
+  assert.match(m.reply().error, /^bad SFEN: /);
+  assert.equal(m.inspect('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1'), 0);
+  assert.deepEqual(m.reply(), {
+    ok: true, sfen: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1', side: 'w', in_check: false,
+  });
+  assert.equal(m.inspect('\u0000\uffff'), 1);
+  assert.equal(m.reply().ok, false);
+  assert.deepEqual(m.logs, []);
+});

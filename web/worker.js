@@ -1,0 +1,142 @@
+// The search's Web Worker: owns the WebAssembly solver (tsumugi.wasm, src/wasm.rs) so the page
+// never freezes. A search advances in slices (tsumugi_advance with a time bound); between two
+// slices the worker reads its messages, so a stop is answered at once with what the search has
+// established (tsumugi_stop), as the native engine answers its stop flag.
+//
+// Messages in:  {type: 'inspect', id, sfen} · {type: 'solve', id, request} · {type: 'stop'} ·
+//               {type: 'bench', id, hash_mb}
+// Messages out: {type: 'ready'} · {type: 'fatal', error} · {type: 'inspect', id, reply} ·
+//               {type: 'error', id, error} · {type: 'progress', id, reply} ·
+//               {type: 'done', id, reply} · {type: 'bench', id, reply}
+'use strict';
+
+let ex = null; // the module's exports
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let job = null; // {id, started, lastProgress}
+let wasmBytes = null;
+
+async function load() {
+  if (!wasmBytes) {
+    const resp = await fetch(new URL('tsumugi.wasm', self.location.href));
+    if (!resp.ok) throw new Error(`tsumugi.wasm: HTTP ${resp.status}`);
+    wasmBytes = await resp.arrayBuffer();
+  }
+  const { instance } = await WebAssembly.instantiate(wasmBytes, {
+    env: {
+      tsumugi_now_ms: () => performance.now(),
+      tsumugi_log: (ptr, len) => {
+        console.error(decoder.decode(new Uint8Array(instance.exports.memory.buffer, ptr, len)));
+      },
+    },
+  });
+  ex = instance.exports;
+}
+
+function reply() {
+  // A fresh view each time: the memory may have grown (and its old buffer detached).
+  const bytes = new Uint8Array(ex.memory.buffer, ex.tsumugi_reply_ptr(), ex.tsumugi_reply_len());
+  return JSON.parse(decoder.decode(bytes));
+}
+
+function callWithText(fn, text) {
+  const bytes = encoder.encode(text);
+  const ptr = ex.tsumugi_alloc(bytes.length);
+  new Uint8Array(ex.memory.buffer, ptr, bytes.length).set(bytes);
+  try {
+    return fn(ptr, bytes.length);
+  } finally {
+    ex.tsumugi_free(ptr, bytes.length);
+  }
+}
+
+// Zero-delay scheduling of the next slice that still lets queued messages (stop) run first.
+const channel = new MessageChannel();
+channel.port1.onmessage = () => step();
+const schedule = () => channel.port2.postMessage(null);
+
+// Slice length: short at first (short problems end in the first slice), then up to 200 ms,
+// never more than a twentieth of the time so far: every slice restarts df-pn from the root
+// over the kept table, which costs a little, and a stop waits for the current slice.
+function sliceMs(elapsed) {
+  return Math.min(200, Math.max(50, elapsed / 20));
+}
+
+function step() {
+  if (!job) return;
+  let r;
+  try {
+    r = ex.tsumugi_advance(0, sliceMs(performance.now() - job.started));
+  } catch (e) {
+    fail(e);
+    return;
+  }
+  const out = reply();
+  if (r === 1) {
+    postMessage({ type: 'done', id: job.id, reply: out });
+    job = null;
+    return;
+  }
+  if (r !== 0) {
+    postMessage({ type: 'error', id: job.id, error: out.error || 'search failed' });
+    job = null;
+    return;
+  }
+  const now = performance.now();
+  if (now - job.lastProgress >= 150) {
+    job.lastProgress = now;
+    postMessage({ type: 'progress', id: job.id, reply: out });
+  }
+  schedule();
+}
+
+// A trap (out of memory, stack overflow, a panic) leaves the module unusable: report it and
+// start a fresh instance for the next request.
+function fail(e) {
+  const id = job ? job.id : null;
+  job = null;
+  postMessage({ type: 'error', id, error: `the solver failed: ${e && e.message ? e.message : e}` });
+  ex = null;
+  load().catch((err) => postMessage({ type: 'fatal', error: String(err) }));
+}
+
+self.onmessage = (ev) => {
+  const msg = ev.data;
+  if (!ex) {
+    postMessage({ type: 'error', id: msg.id, error: 'the solver is not loaded yet' });
+    return;
+  }
+  try {
+    if (msg.type === 'inspect') {
+      callWithText(ex.tsumugi_inspect, msg.sfen);
+      postMessage({ type: 'inspect', id: msg.id, reply: reply() });
+    } else if (msg.type === 'solve') {
+      job = null;
+      const rc = callWithText(ex.tsumugi_start, JSON.stringify(msg.request));
+      const out = reply();
+      if (rc !== 0) {
+        postMessage({ type: 'error', id: msg.id, error: out.error });
+        return;
+      }
+      job = { id: msg.id, started: performance.now(), lastProgress: performance.now() };
+      postMessage({ type: 'started', id: msg.id, reply: out });
+      schedule();
+    } else if (msg.type === 'stop') {
+      if (!job) return;
+      const id = job.id;
+      job = null;
+      ex.tsumugi_stop();
+      postMessage({ type: 'done', id, reply: reply() });
+    } else if (msg.type === 'bench') {
+      ex.tsumugi_bench(msg.hash_mb || 0);
+      postMessage({ type: 'bench', id: msg.id, reply: reply() });
+    }
+  } catch (e) {
+    fail(e);
+  }
+};
+
+load().then(
+  () => postMessage({ type: 'ready' }),
+  (e) => postMessage({ type: 'fatal', error: String(e) }),
+);
