@@ -192,9 +192,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
         .map(|(i, n)| format!(", shard {i}/{n}"))
         .unwrap_or_default();
     note(format_args!(
-        "batch: {} positions to solve ({skipped} already answered{shard}); {jobs} jobs x \
+        "batch: {} positions to solve ({skipped} already answered{shard}); {jobs} {} x \
          {hash} MB table = {} MB{}",
         todo.len(),
+        if jobs == 1 { "job" } else { "jobs" },
         jobs * hash,
         if threads > 1 {
             format!(", {threads} threads per job")
@@ -301,10 +302,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let answered: usize = counts.values().sum();
     note(format_args!(
         "batch: {answered} answered ({}), {skipped} skipped as done, {} not reached; {:.1} s \
-         with {jobs} jobs{}",
+         with {jobs} {}{}",
         summary_counts(&counts),
         todo.len() - answered,
         start.elapsed().as_secs_f64(),
+        if jobs == 1 { "job" } else { "jobs" },
         if interrupted { "; interrupted" } else { "" }
     ));
     if closed {
