@@ -15,6 +15,7 @@
 //! * [`rules`]: `tsumugi perft` and `tsumugi moves`, the move generator from the command line.
 
 pub mod args;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod batch;
 pub mod bench;
 pub mod output;

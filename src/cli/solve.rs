@@ -100,6 +100,7 @@ pub fn solver_of(opts: &SearchOpts, threads: usize) -> Solver {
 /// `tsumugi solve [options] <position>`.
 pub fn cmd_solve(args: SolveArgs) -> ExitCode {
     const SUB: &str = "solve";
+    #[cfg(not(target_arch = "wasm32"))]
     if args.batch.is_some() {
         return super::batch::run(args);
     }
