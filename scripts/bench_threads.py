@@ -16,7 +16,8 @@ record. Every figure is measured in this run; nothing is typed in.
 
 usage: scripts/bench_threads.py [--set famous.tsv ...] [--post none|shortest] [--threads 2] [--solved-s 30]
                                 [--time-ms 60000] [--min-s 1] [--hash-mb 1024] [--every K]
-                                [--only NAME ...] [--rows FIRST-LAST] [--kh [PATH]] [--bin PATH]
+                                [--only NAME ...] [--rows FIRST-LAST] [--kh [PATH] [--kh-only]]
+                                [--bin PATH]
 """
 
 from __future__ import annotations
@@ -84,13 +85,14 @@ def main() -> int:
                     help="first-last (0-based, inclusive): only these rows of each set")
     ap.add_argument("--kh", nargs="?", const=str(KH_DEFAULT), default=None)
     ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
+    ap.add_argument("--kh-only", action="store_true", help="with --kh: KomoringHeights alone")
     args = ap.parse_args()
     sets = args.set or ["famous.tsv", "long-ge50.tsv"]
     if args.kh and not Path(args.kh).exists():
         print(f"KomoringHeights not found at {args.kh}: run ../shared/anchors/build-kh .anchors",
               file=sys.stderr)
         return 2
-    engines = [("tsumugi", args.bin, False)]
+    engines = [] if args.kh and args.kh_only else [("tsumugi", args.bin, False)]
     if args.kh:
         if args.post != "none":
             print("--kh compares first proofs only (--post none)", file=sys.stderr)
