@@ -100,6 +100,7 @@ def main() -> int:
         engines.append(("KomoringHeights", args.kh, True))
     n = args.threads
     limit = args.time_ms / 1000
+    first, last = (int(x) for x in args.rows.split("-")) if args.rows else (0, sys.maxsize)
     print(f"Threads {n} against 1, post {args.post}, go mate {args.time_ms}, hash "
           f"{args.hash_mb} MB, class: {args.min_s:g} s to the limit with one thread, "
           f"{time.strftime('%Y-%m-%d')}")
@@ -120,10 +121,8 @@ def main() -> int:
             for i, (sfen, _known, label) in enumerate(rows):
                 if i % args.every:
                     continue
-                if args.rows:
-                    first, last = (int(x) for x in args.rows.split("-"))
-                    if not first <= i <= last:
-                        continue
+                if not first <= i <= last:
+                    continue
                 total += 1
                 t1, l1 = run_usi(cmd, sfen, 1, args.hash_mb, args.time_ms, args.post, kh)
                 answered[1] += t1 is not None
@@ -134,7 +133,8 @@ def main() -> int:
                     continue
                 # Unanswered with one thread, the problem counts only in the "within
                 # --solved-s" totals: N threads get that long.
-                ms = args.time_ms if t1 is not None else int(args.solved_s * 1000)
+                ms = (args.time_ms if t1 is not None
+                      else min(args.time_ms, int(args.solved_s * 1000)))
                 tn, ln = run_usi(cmd, sfen, n, args.hash_mb, ms, args.post, kh)
                 answered[n] += tn is not None
                 within[n] += tn is not None and tn <= args.solved_s

@@ -87,18 +87,8 @@ impl Setup {
             " w "
         });
         let mut hand = String::new();
-        // SFEN's conventional hand order: rook, bishop, gold, silver, knight, lance, pawn.
-        const ORDER: [PieceKind; 7] = [
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Knight,
-            PieceKind::Lance,
-            PieceKind::Pawn,
-        ];
         for c in Color::ALL {
-            for k in ORDER {
+            for k in PieceKind::HAND_WRITING_ORDER {
                 let n = self.hands[c.index()][k.index()];
                 if n == 0 {
                     continue;

@@ -420,16 +420,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
 /// A hand as a KIF list (`飛　角二`, `なし`), rook first.
 fn hand_text(pos: &Position, c: Color) -> String {
     let h = pos.hand(c);
-    let order = [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-        PieceKind::Pawn,
-    ];
-    let items: Vec<String> = order
+    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
         .iter()
         .filter(|&&k| h.count(k) > 0)
         .map(|&k| format!("{}{}", board_char(k), kanji_number(h.count(k))))

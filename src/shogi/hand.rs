@@ -132,16 +132,7 @@ impl fmt::Debug for Hand {
         if self.is_empty() {
             return write!(f, "-");
         }
-        // SFEN order: R B G S N L P.
-        for k in [
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Knight,
-            PieceKind::Lance,
-            PieceKind::Pawn,
-        ] {
+        for k in PieceKind::HAND_WRITING_ORDER {
             let n = self.count(k);
             if n > 1 {
                 write!(f, "{n}")?;

@@ -209,6 +209,18 @@ impl PieceKind {
         PieceKind::Gold,
     ];
 
+    /// Kinds that can be held in hand, in the order SFEN and KIF write hands: rook, bishop,
+    /// gold, silver, knight, lance, pawn.
+    pub const HAND_WRITING_ORDER: [PieceKind; 7] = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+
     /// The kind with index `i` (0..14).
     #[inline(always)]
     pub const fn from_index(i: usize) -> PieceKind {
