@@ -55,10 +55,9 @@ fn delays_non_promotion(pos: &Position, m: Move) -> bool {
 /// famous.tsv: 191 solved and 88 at the set's length without these terms, 192 and 90 with
 /// them; mate3-11 within 1 M nodes needed 996 K nodes without, 935 K with.
 #[inline]
-fn support_terms(pos: &Position, to: crate::shogi::Square, n: u32) -> (u32, u32) {
+fn support_terms(pos: &Position, to: crate::shogi::Square, n: u32, guards: u32) -> (u32, u32) {
     let defender = pos.side_to_move();
     let occ = pos.occupied();
-    let guards = pos.attackers_to(defender, to, occ).count();
     // An unguarded square is supported well enough whatever the count (saves the second scan).
     let supported = guards == 0 || pos.attackers_to(defender.flip(), to, occ).count() >= guards;
     (n + (guards >= 2) as u32, 1 + supported as u32)
@@ -143,13 +142,15 @@ impl Search<'_> {
                 } else if or {
                     // Fresh AND child: count the defender's answers (0 = mate in one).
                     pos.do_move(m);
-                    let n = pos.evasion_estimate();
+                    // The defender's guards of the checking piece's square come with the
+                    // estimate (one scan of the square's attackers, not two).
+                    let (n, guards) = pos.evasion_estimate_and_guards(m.to());
                     if n == 0 {
                         let ph = self.add_interposition_pieces(pos, Hand::EMPTY);
                         c.v = Value::proven(ph, 0, Move::NONE);
                         self.tt.store(ck, c.v, my_tag, 1);
                     } else {
-                        let (pn, dn) = support_terms(pos, m.to(), n);
+                        let (pn, dn) = support_terms(pos, m.to(), n, guards);
                         c.v.pn = pn.max(p.v.pn);
                         c.v.dn = dn.max(p.v.dn);
                     }
@@ -302,9 +303,10 @@ mod tests {
     fn support_terms_count_guards_and_support() {
         let to = Move::from_usi("5c5b").unwrap().to();
         let guarded = Position::from_sfen("3sk4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
-        assert_eq!(support_terms(&guarded, to, 3), (4, 1));
+        let g = |p: &Position| p.attackers_to(p.side_to_move(), to, p.occupied()).count();
+        assert_eq!(support_terms(&guarded, to, 3, g(&guarded)), (4, 1));
         let supported = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
-        assert_eq!(support_terms(&supported, to, 3), (3, 2));
+        assert_eq!(support_terms(&supported, to, 3, g(&supported)), (3, 2));
     }
 
     /// A knight's or silver's non-promotion, or a lance's to its third-farthest rank, is searched
