@@ -154,8 +154,18 @@ def test_brute_force_finds_something():
 def test_bad_input_exits_2_naming_it(args, needle):
     r = run(*args)
     assert r.returncode == 2
-    assert needle in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("error:") and lines[1].startswith("hint:")
+    assert needle in lines[0]
     assert r.stdout == ""
+
+
+def test_help():
+    r = run("--help")
+    assert r.returncode == 0 and r.stdout.startswith("usage: tsumugi kikazu")
+    r = subprocess.run([str(engine_path()), "--help"], capture_output=True, text=True,
+                       timeout=30)
+    assert "tsumugi kikazu" in r.stdout
 
 
 def test_time_limit_reports_incomplete():
