@@ -3,16 +3,17 @@
 //! Pieces are grouped by (unit, facing); the groups go in a fixed order: the long-range pieces
 //! first (they leave the fewest squares), then those that degrade to stones, then the rest by
 //! decreasing reach, so that what remains degrades mostly to pawns, which the test bounds
-//! tightly (see `Plan::new` for the measurement). Identical pieces are placed in increasing square order, so a
-//! placement is found once however its identical pieces are permuted: placements are sets of
-//! (square, piece, facing), and two that differ only by a left-right mirror are two placements.
+//! tightly (see `Plan::new` for the measurement). Identical pieces are placed in increasing
+//! square order, so a placement is found once however its identical pieces are permuted:
+//! placements are sets of (square, piece, facing), and two that differ only by a left-right
+//! mirror are two placements.
 //! Under `bidirectional` a piece whose attacks depend on its facing also chooses one (its key
 //! is square * 2 + facing); kings, rooks, bishops, horses, dragons and stones face as Black's.
 //!
 //! After each piece is placed, the pieces still to place are degraded (see [`super::feasible`])
 //! and the branch is cut when they cannot be placed; the pieces identical to the one just
-//! placed are also tested alone on the squares after it, where they must go. A piece may go on a square that is inside
-//! the area, empty and unattacked, and from which it attacks no piece.
+//! placed are also tested alone on the squares after it, where they must go. A piece may go on
+//! a square that is inside the area, empty and unattacked, and from which it attacks no piece.
 //!
 //! Threads: the tree is cut at the first depth with enough nodes (64 per thread, or the leaves)
 //! and the threads take those subtrees in order from a shared counter. Answers come back in
@@ -75,7 +76,7 @@ impl Outcome {
     }
 }
 
-/// One group of identical pieces.
+/// One piece to place.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     unit: Unit,
@@ -295,6 +296,10 @@ struct Walker<'a> {
     mode: Mode,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
+    /// `First`: this subtree's index, and the smallest index with a placement so far; a
+    /// subtree after one that has a placement is abandoned (its answer would not be first).
+    index: u64,
+    best: &'a AtomicU64,
     tally: Tally,
 }
 
@@ -336,7 +341,8 @@ impl Walker<'_> {
         true
     }
 
-    /// Polled every 4096 nodes: another thread stopped, or the deadline passed.
+    /// Polled every 4096 nodes: another thread stopped, the deadline passed, or (`First`) an
+    /// earlier subtree has a placement.
     fn should_stop(&mut self) -> bool {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stop.store(true, Ordering::Relaxed);
@@ -345,6 +351,7 @@ impl Walker<'_> {
             self.tally.stopped = true;
         }
         self.tally.stopped
+            || (self.mode == Mode::First && self.best.load(Ordering::Relaxed) < self.index)
     }
 
     fn leaf(&mut self, node: &Node) {
@@ -466,6 +473,8 @@ pub fn search(
                         mode: opts.mode,
                         deadline: opts.deadline,
                         stop,
+                        index: k as u64,
+                        best,
                         tally,
                     };
                     let mut node = level[k].clone();
