@@ -659,6 +659,10 @@ mod tests {
                     continue;
                 }
                 let (n, sym) = brute(spec, area, bidirectional);
+                assert!(
+                    n > 0,
+                    "{spec} on {area}: the brute force found nothing to compare"
+                );
                 for threads in [1, 3] {
                     let o = count(spec, area, bidirectional, threads);
                     assert!(o.complete);
