@@ -6,6 +6,8 @@
 //! * [`usi`]: the USI protocol engine.
 //! * [`mate`]: the mate search.
 //! * [`record`]: problem files in and out (SFEN, KIF/KI2 with BOD diagrams, CSA, ASCII).
+//! * [`kikazu`]: a puzzle on the rules' attack tables (利かずの駒並べ, `cli` → `kikazu` →
+//!   `shogi`): pieces placed so that none attacks another.
 //! * [`shogi`]: the rules.
 //!
 //! Built for WebAssembly (`wasm32`), the crate also has `wasm`: the bindings a browser page (or
@@ -14,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod kikazu;
 pub mod mate;
 pub mod record;
 pub mod shogi;

@@ -27,6 +27,7 @@ Examples:
   tsumugi solve problem.kif --format kif    a KIF/KI2/CSA/SFEN file (UTF-8 or Shift_JIS)
   tsumugi solve --batch list.txt --jobs 2   many positions, JSON lines out
   tsumugi perft 5 startpos                  count move-generation leaves
+  tsumugi kikazu --count                    the 40 pieces placed so none attacks another
   'tsumugi <subcommand> --help' shows each one's options."
 )]
 pub struct Cli {
@@ -50,6 +51,9 @@ pub enum Command {
     /// Solve the built-in positions and print a deterministic node signature.
     #[command(help_template = HELP)]
     Bench(BenchArgs),
+    /// Place pieces so that none attacks another (利かずの駒並べ): count, first or all.
+    #[command(help_template = HELP)]
+    Kikazu(KikazuArgs),
 }
 
 /// `--post-search`.
@@ -274,6 +278,56 @@ pub struct BenchArgs {
     pub threads: u64,
 }
 
+/// `tsumugi kikazu`.
+#[derive(Args, Debug)]
+#[command(
+    about = "Place pieces on the board so that none stands on a square another attacks \
+             (利かずの駒並べ; two pawns on a file and pieces with no further move allowed).",
+    after_help = "\
+Pieces: letters with counts, as P18L4N4S4G4K2R2B2 (the default: the 40 pieces of a game).
+P L N S G K R B are the pieces, + before one promotes it, X is a stone (attacks nothing, may not
+stand on an attacked square). Upper case faces as Black's pieces, lower case as White's; with
+--bidirectional the search chooses each piece's facing (write upper case).
+
+Placements are counted as sets of (square, piece, facing): identical pieces are not told apart,
+and a placement and its left-right mirror image count as two (up_to_mirror counts them once).
+
+Output: 'sfen <board> b - 1' per placement (stones as X), the first one drawn, then
+'count <N> up_to_mirror <K> nodes <X> time_ms <T> threads <N> complete <true|false>'
+(--first: count 1 or 0, no up_to_mirror).
+Exit status: 0 when the search ran to its end (--first: also when there is no placement),
+2 for bad arguments, 3 when --time-ms stopped it (the count is then a lower bound)."
+)]
+pub struct KikazuArgs {
+    /// The pieces to place (see below).
+    #[arg(long, value_name = "SPEC", default_value = crate::kikazu::spec::STANDARD)]
+    pub pieces: String,
+    /// Each piece may face either way (the two-direction puzzle).
+    #[arg(long)]
+    pub bidirectional: bool,
+    /// Count every placement (and print none).
+    #[arg(long, conflicts_with_all = ["first", "all"])]
+    pub count: bool,
+    /// Print the first placement found (the default).
+    #[arg(long, conflicts_with = "all")]
+    pub first: bool,
+    /// Print every placement, one SFEN line each.
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: draw every placement, not only write its SFEN.
+    #[arg(long, requires = "all")]
+    pub picture: bool,
+    /// Search threads (default: the cores available).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// The board: <files>x<ranks>, the top-right corner of the 9x9 board (files 1.., ranks a..).
+    #[arg(long, value_name = "FxR", default_value = "9x9")]
+    pub board: String,
+    /// Stop after this many milliseconds (the answer is then incomplete; exit status 3).
+    #[arg(long, value_name = "T")]
+    pub time_ms: Option<u64>,
+}
+
 /// Parses `args` (without the program name). `Err` is the exit status after help, the version
 /// or a usage error was printed.
 pub fn parse(args: &[String]) -> Result<Cli, ExitCode> {
@@ -290,7 +344,9 @@ pub fn parse(args: &[String]) -> Result<Cli, ExitCode> {
                 _ => {
                     let sub = args
                         .first()
-                        .filter(|a| ["solve", "perft", "moves", "bench"].contains(&a.as_str()))
+                        .filter(|a| {
+                            ["solve", "perft", "moves", "bench", "kikazu"].contains(&a.as_str())
+                        })
                         .map_or("", |s| s.as_str());
                     let text = e.render().to_string();
                     let first = text.lines().next().unwrap_or("error: bad arguments");
@@ -383,6 +439,26 @@ mod tests {
         assert!(parse_err("bench --threads 257").contains("--threads"));
         assert!(parse_err("perft 13").contains("13"));
         assert!(parse_err("frobnicate").contains("frobnicate"));
+    }
+
+    #[test]
+    fn kikazu_options() {
+        let Some(Command::Kikazu(k)) = parse_ok("kikazu").command else {
+            panic!()
+        };
+        assert_eq!(k.pieces, "P18L4N4S4G4K2R2B2");
+        assert_eq!(k.board, "9x9");
+        assert!(!k.count && !k.all && !k.bidirectional);
+        let Some(Command::Kikazu(k)) =
+            parse_ok("kikazu --pieces P3 --bidirectional --count --threads 2").command
+        else {
+            panic!()
+        };
+        assert!(k.count && k.bidirectional);
+        assert_eq!(k.threads, Some(2));
+        assert!(parse_err("kikazu --count --all").contains("--all"));
+        assert!(parse_err("kikazu --picture").contains("--all"));
+        assert!(parse_err("kikazu --threads 0").contains("--threads"));
     }
 
     #[test]

@@ -13,11 +13,13 @@
 //!   resumable and shardable.
 //! * [`bench`](mod@bench): `tsumugi bench`, the built-in positions and their node signature.
 //! * [`rules`]: `tsumugi perft` and `tsumugi moves`, the move generator from the command line.
+//! * [`kikazu`](mod@kikazu): `tsumugi kikazu`, the 利かずの駒並べ puzzle.
 
 pub mod args;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod batch;
 pub mod bench;
+pub mod kikazu;
 pub mod output;
 pub mod rules;
 pub mod solve;
@@ -41,5 +43,6 @@ pub fn run(args: &[String]) -> ExitCode {
         Some(Command::Perft(a)) => rules::cmd_perft(a),
         Some(Command::Moves(a)) => rules::cmd_moves(a),
         Some(Command::Bench(a)) => bench::cmd_bench(a),
+        Some(Command::Kikazu(a)) => kikazu::cmd_kikazu(a),
     }
 }
