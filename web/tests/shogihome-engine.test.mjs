@@ -200,3 +200,16 @@ test('USI_Hash: 256 MB is allocated and searched with; more is refused, the valu
   assert.deepEqual(e.stderr, []);
   e.send('quit');
 });
+
+test('NodesLimit: the node count of all the slices together, exactly', async () => {
+  const e = await launch();
+  e.send('setoption name USI_Hash value 16');
+  e.send('setoption name NodesLimit value 200000');
+  e.send(`position sfen ${HARD_NOMATE}`);
+  e.send('go mate infinite');
+  const out = await e.until((l) => l.startsWith('checkmate'));
+  assert.equal(out.pop(), 'checkmate timeout');
+  const info = out.filter((l) => l.startsWith('info time')).pop();
+  assert.equal(info.split(' ')[4], '200000', info);
+  e.send('quit');
+});
