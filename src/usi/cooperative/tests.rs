@@ -277,7 +277,11 @@ fn node_limit_over_the_slices() {
     }
     assert!(polls > 1, "one slice searched it all: {out:#?}");
     assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:#?}");
-    let info = out.iter().rev().find(|l| l.starts_with("info time")).unwrap();
+    let info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info time"))
+        .unwrap();
     let nodes: u64 = info.split(' ').nth(4).unwrap().parse().unwrap();
     assert_eq!(nodes, 300000, "{info}");
     assert!(out.iter().any(|l| l.contains("node limit")), "{out:#?}");
