@@ -24,6 +24,7 @@ use crate::mate::{Limits, Outcome, PostSearch, SearchResult, Solver, UnknownReas
 use crate::shogi::notation::japanese_line;
 use crate::shogi::{Move, Position};
 use crate::usi::checkmate_reply;
+use crate::usi::cooperative::Cooperative;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::sync::atomic::AtomicBool;
@@ -458,4 +459,72 @@ fn final_json(job: &Job, ended_early: Option<UnknownReason>, hashfull: u32) -> V
     }
     v["line"] = line.map_or(Value::Null, |l| line_json(&job.pos, &l));
     v
+}
+
+// --- The USI engine (ShogiHome's `shogihome-wasm-engine` ABI; see `usi::cooperative` and
+// `web/shogihome/tsumugi.js`, the ES module that wraps these calls in the ABI's engine object).
+// One engine per module instance. Each call leaves the lines the engine wrote in the reply
+// buffer (text, each line ending in `\n`; empty when there are none).
+
+thread_local! {
+    static USI: RefCell<Cooperative> = RefCell::new(Cooperative::new());
+}
+
+/// The engine's state for the host: 2 after `quit` (or [`tsumugi_usi_terminate`]; nothing
+/// more will be written), 1 while a search runs (keep calling [`tsumugi_usi_poll`]), 0 idle.
+fn usi_state(e: &Cooperative) -> i32 {
+    if e.has_quit() {
+        2
+    } else if e.searching() {
+        1
+    } else {
+        0
+    }
+}
+
+fn usi_reply(e: &mut Cooperative) -> i32 {
+    let text = e.take_output();
+    STATE.with(|s| s.borrow_mut().reply = text.into_bytes());
+    usi_state(e)
+}
+
+/// Handles one USI command line (UTF-8 at `ptr..ptr+len`). Reply: the lines written; returns
+/// the state (see `usi_state`).
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn tsumugi_usi_command(ptr: *const u8, len: usize) -> i32 {
+    install_panic_hook();
+    // SAFETY: forwarded from the caller.
+    let line = unsafe { request(ptr, len) };
+    USI.with(|e| {
+        let mut e = e.borrow_mut();
+        e.command(&line);
+        usi_reply(&mut e)
+    })
+}
+
+/// Advances the running search by one slice (at most 200 ms; see `usi::cooperative`). Reply:
+/// the lines written; returns the state.
+#[no_mangle]
+pub extern "C" fn tsumugi_usi_poll() -> i32 {
+    install_panic_hook();
+    USI.with(|e| {
+        let mut e = e.borrow_mut();
+        e.poll();
+        usi_reply(&mut e)
+    })
+}
+
+/// Ends the engine without a word (the ABI's `terminate()`): a running search is dropped, the
+/// table freed. Returns 2.
+#[no_mangle]
+pub extern "C" fn tsumugi_usi_terminate() -> i32 {
+    install_panic_hook();
+    USI.with(|e| {
+        let mut e = e.borrow_mut();
+        e.terminate();
+        usi_reply(&mut e)
+    })
 }

@@ -4,8 +4,9 @@
 //! wasm32-unknown-unknown has no clock of its own (`std::time::Instant::now` panics there with
 //! "time not implemented on this platform"), so the page hands one in: the module imports
 //! `env.tsumugi_now_ms`, which the JavaScript host implements with `performance.now()`
-//! (milliseconds as a float, monotonic). Only the operations the search uses are provided:
-//! `now`, `elapsed`, adding a `Duration`, and comparison.
+//! (milliseconds as a float, monotonic). Only the operations the search and the USI loop use
+//! are provided: `now`, `elapsed`, adding a `Duration` (`+`, `checked_add`),
+//! `saturating_duration_since`, and comparison.
 
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use std::time::Instant;
@@ -41,6 +42,16 @@ mod host {
         /// Time since `self` (zero if the host clock went backwards).
         pub(crate) fn elapsed(&self) -> Duration {
             Instant::now().0.saturating_sub(self.0)
+        }
+
+        /// `self + d`, `None` past the range of the clock (as `std::time::Instant`'s).
+        pub(crate) fn checked_add(&self, d: Duration) -> Option<Instant> {
+            self.0.checked_add(d).map(Instant)
+        }
+
+        /// Time from `earlier` to `self`, zero if `earlier` is later.
+        pub(crate) fn saturating_duration_since(&self, earlier: Instant) -> Duration {
+            self.0.saturating_sub(earlier.0)
         }
     }
 

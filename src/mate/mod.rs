@@ -10,7 +10,7 @@
 //! reaches the search through a narrow API) → `tt` (the table) → `value` (what is known of a
 //! node).
 
-mod clock;
+pub(crate) mod clock;
 mod dfpn;
 mod driver;
 mod hugebuf;

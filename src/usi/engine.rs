@@ -19,6 +19,7 @@ use super::options::Options;
 use super::output::{clip, Active, Io};
 use super::reply::{answer_text, Answer, JobKind};
 use super::search_thread::{self, Backend, Job, LazySolver, Shared, ToSearch};
+use crate::mate::clock::Instant;
 use crate::mate::{Limits, PostSearch};
 use crate::shogi::{Color, Move, Position};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
@@ -26,7 +27,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `id name` of the engine.
 pub const ENGINE_NAME: &str = concat!("tsumugi ", env!("CARGO_PKG_VERSION"));
@@ -75,11 +76,45 @@ fn available_memory_mb() -> Option<usize> {
     Some(kb / 1024)
 }
 
-/// The protocol loop's state.
-struct Engine<B, W> {
-    shared: Arc<Shared<B, W>>,
+/// What runs the searches the protocol loop starts: the search thread natively
+/// ([`ThreadRunner`]), or slices driven by the host's `poll()` in WebAssembly
+/// (`super::cooperative`).
+pub(super) trait Runner {
+    /// Hands a search over; `Err` gives it back when it cannot be run (the loop then answers
+    /// at once, undecided).
+    fn start(&mut self, job: Box<Job>) -> Result<(), Box<Job>>;
+    /// The engine is quitting, the stop flag raised: end the searches.
+    fn shutdown(&mut self);
+}
+
+/// The native runner: jobs go to the search thread (`search_thread::spawn`).
+pub(super) struct ThreadRunner {
     jobs: Sender<ToSearch>,
     search_exited: Receiver<()>,
+}
+
+impl Runner for ThreadRunner {
+    fn start(&mut self, job: Box<Job>) -> Result<(), Box<Job>> {
+        self.jobs.send(ToSearch::Job(job)).map_err(|e| match e.0 {
+            ToSearch::Job(j) => j,
+            ToSearch::Quit => unreachable!("a job was sent"),
+        })
+    }
+
+    /// Tells the search thread to end and waits briefly for it.
+    fn shutdown(&mut self) {
+        let _ = self.jobs.send(ToSearch::Quit);
+        match self.search_exited.recv_timeout(QUIT_WAIT) {
+            Err(RecvTimeoutError::Disconnected) => {}
+            _ => log::warn!("the search did not stop within {QUIT_WAIT:?}; exiting anyway"),
+        }
+    }
+}
+
+/// The protocol loop's state.
+pub(super) struct Engine<B, W, R> {
+    pub(super) shared: Arc<Shared<B, W>>,
+    pub(super) runner: R,
     options: Options,
     position: Result<Position, String>,
     /// `usinewgame` arrived during a search: clear the table before the next one.
@@ -87,12 +122,27 @@ struct Engine<B, W> {
     /// (requested, granted) hash size of the last allocation, when memory forced it smaller.
     hash_capped: Option<(usize, usize)>,
     /// When to raise the stop flag (time limit backstop, or the budget after `ponderhit`).
-    deadline: Option<Instant>,
+    pub(super) deadline: Option<Instant>,
     /// The `go ponder` being pondered and the side to move, for the budget at `ponderhit`.
     ponder: Option<(Go, Color)>,
 }
 
-impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
+impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
+    /// An idle engine with default options and no position, writing through `shared` and
+    /// starting searches with `runner`.
+    pub(super) fn new(shared: Arc<Shared<B, W>>, runner: R) -> Self {
+        Engine {
+            shared,
+            runner,
+            options: Options::default(),
+            position: Err(NO_POSITION.to_string()),
+            clear_pending: false,
+            hash_capped: None,
+            deadline: None,
+            ponder: None,
+        }
+    }
+
     fn io(&self) -> parking_lot::MutexGuard<'_, Io<W>> {
         self.shared.io.lock()
     }
@@ -106,7 +156,7 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
     }
 
     /// Handles one input; `false` means quit.
-    fn handle(&mut self, input: Input) -> bool {
+    pub(super) fn handle(&mut self, input: Input) -> bool {
         match input {
             Input::Eof => {
                 log::info!("end of input: quitting");
@@ -303,7 +353,7 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
             pending: None,
         });
         self.deadline = time.and_then(|t| Instant::now().checked_add(t + backstop));
-        if self.jobs.send(ToSearch::Job(Box::new(job))).is_err() {
+        if self.runner.start(Box::new(job)).is_err() {
             let mut io = self.io();
             io.active = None;
             io.info_string("error: the search thread has stopped");
@@ -357,7 +407,7 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
     }
 
     /// The deadline passed: raise the stop flag if that search is still running.
-    fn on_deadline(&mut self) {
+    pub(super) fn on_deadline(&mut self) {
         self.deadline = None;
         let io = self.io();
         if io.active.as_ref().is_some_and(|a| a.pending.is_none()) {
@@ -373,11 +423,7 @@ impl<B: Backend, W: Write + Send + 'static> Engine<B, W> {
             a.hold = false;
         }
         self.shared.stop.store(true, Ordering::SeqCst);
-        let _ = self.jobs.send(ToSearch::Quit);
-        match self.search_exited.recv_timeout(QUIT_WAIT) {
-            Err(RecvTimeoutError::Disconnected) => {}
-            _ => log::warn!("the search did not stop within {QUIT_WAIT:?}; exiting anyway"),
-        }
+        self.runner.shutdown();
     }
 }
 
@@ -399,20 +445,14 @@ pub(crate) fn run_channel<B: Backend, W: Write + Send + 'static>(
             .info_string(&format!("error: cannot start the search thread: {e}"));
         return ExitCode::FAILURE;
     }
-    let mut engine = Engine {
-        shared,
+    let runner = ThreadRunner {
         jobs: jobs_tx,
         search_exited: exited_rx,
-        options: Options::default(),
-        position: Err(NO_POSITION.to_string()),
-        clear_pending: false,
-        hash_capped: None,
-        deadline: None,
-        ponder: None,
     };
+    let mut engine = Engine::new(shared, runner);
     loop {
         let msg = match engine.deadline {
-            Some(d) => match input.recv_deadline(d) {
+            Some(d) => match input.recv_timeout(d.saturating_duration_since(Instant::now())) {
                 Ok(m) => m,
                 Err(RecvTimeoutError::Timeout) => {
                     engine.on_deadline();

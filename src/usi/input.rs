@@ -61,8 +61,9 @@ pub fn read_line_capped<R: BufRead + ?Sized>(
     }
 }
 
-/// Turns the raw bytes of a line into an [`Input`].
-fn to_input(buf: &[u8], total: usize) -> Input {
+/// Turns the raw bytes of a line (without its `\n`; `total` bytes long, of which `buf` holds
+/// the first) into an [`Input`].
+pub(super) fn to_input(buf: &[u8], total: usize) -> Input {
     if total > MAX_LINE_BYTES {
         let head = &buf[..buf.len().min(64)];
         let word = String::from_utf8_lossy(head)

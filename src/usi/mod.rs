@@ -10,6 +10,8 @@
 //! * [`reply`]: the text of every `checkmate`, `bestmove` and `info` line, from a search result.
 //! * [`clock`]: time management (a search's time limit, a plain `go`'s share of the clock).
 //! * [`output`]: the output writer (sanitized, flushed lines) and the running-search record.
+//! * [`cooperative`]: the same engine without threads, its searches advanced in slices by the
+//!   host (`poll()`): the WebAssembly USI engine for ShogiHome's web version.
 //!
 //! stdout carries USI lines only, each flushed, ASCII only (anything else is escaped); logs go
 //! to stderr through `log` (`RUST_LOG=debug` shows every line in and out).
@@ -88,6 +90,7 @@
 
 pub mod clock;
 pub mod command;
+pub mod cooperative;
 pub mod engine;
 pub mod input;
 pub mod options;

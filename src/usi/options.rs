@@ -6,18 +6,34 @@
 use crate::mate::PostSearch;
 
 /// Default `USI_Hash` in MB.
+#[cfg(not(target_arch = "wasm32"))]
 pub const HASH_DEFAULT_MB: usize = 256;
+/// Default `USI_Hash` in MB in WebAssembly: the browser page's default table (`wasm`), large
+/// enough for minutes of search, small enough for a phone.
+#[cfg(target_arch = "wasm32")]
+pub const HASH_DEFAULT_MB: usize = 128;
 /// Smallest `USI_Hash` in MB.
 pub const HASH_MIN_MB: usize = 1;
 /// Largest `USI_Hash` in MB.
+#[cfg(not(target_arch = "wasm32"))]
 pub const HASH_MAX_MB: usize = 65536;
+/// Largest `USI_Hash` in MB in WebAssembly, where a failed allocation takes the browser tab
+/// down with it: ShogiHome's engine ABI (`specs/wasm-engine-abi.md`, section 5) asks for a cap
+/// and suggests 256 MB.
+#[cfg(target_arch = "wasm32")]
+pub const HASH_MAX_MB: usize = 256;
 /// Upper bound of `PvInterval` (ms): one hour.
 pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
 /// Default `PvInterval` (ms).
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 
 /// Largest `Threads`.
+#[cfg(not(target_arch = "wasm32"))]
 pub const THREADS_MAX: u32 = crate::mate::MAX_THREADS as u32;
+/// Largest `Threads` in WebAssembly: the module has no threads (`mate::Solver::solve` runs the
+/// main search alone), so only 1 is offered.
+#[cfg(target_arch = "wasm32")]
+pub const THREADS_MAX: u32 = 1;
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]

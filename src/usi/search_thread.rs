@@ -29,6 +29,10 @@ pub trait Backend: Send + 'static {
     fn set_threads(&mut self, _threads: usize) {}
     /// Size of the allocated table in MB (0 if none).
     fn allocated_mb(&self) -> usize;
+    /// Table occupancy in permille (0 without a table).
+    fn hashfull(&self) -> u32 {
+        0
+    }
     /// Drops the table (after a failed search, whose table may be inconsistent).
     fn discard(&mut self);
     /// Runs one search; `prepare` has been called before.
@@ -70,6 +74,10 @@ impl Backend for LazySolver {
 
     fn allocated_mb(&self) -> usize {
         self.0.as_ref().map_or(0, |s| s.hash_mb())
+    }
+
+    fn hashfull(&self) -> u32 {
+        self.0.as_ref().map_or(0, |s| s.hashfull())
     }
 
     fn discard(&mut self) {
@@ -145,33 +153,39 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Runs one job on the solver: the table is prepared (and cleared if asked) first, on this
-/// thread, so a deferred `USI_Hash` or `usinewgame` never makes the protocol loop wait. A panic
-/// is caught and returned as its message; the table it may have left inconsistent is dropped.
-fn run_job<B: Backend, W: Write + Send + 'static>(
+/// Writes a progress report: its `info` line, then its `info string` news if any.
+pub(super) fn write_progress<W: Write>(io: &mut Io<W>, p: &Progress) {
+    let score = p
+        .status
+        .as_ref()
+        .map(|st| mate_score(st.upper, p.defender_root));
+    io.line(&info_line(&p.stats, score, p.pv.as_deref()));
+    if let Some(news) = &p.news {
+        io.info_string(news);
+    }
+}
+
+/// Runs one search of `job` with `limits` on the solver, reporting progress to `progress`;
+/// with `prepare`, the table is prepared (and cleared if asked) first, on this thread, so a
+/// deferred `USI_Hash` or `usinewgame` never makes the protocol loop wait. A panic is caught
+/// and returned as its message; the table it may have left inconsistent is dropped.
+pub(super) fn run_search<B: Backend, W>(
     shared: &Shared<B, W>,
     job: &Job,
+    limits: &Limits,
+    prepare: bool,
+    progress: &mut dyn FnMut(&Progress),
 ) -> Result<SearchResult, String> {
     let mut backend = shared.backend.lock();
-    let mut progress = |p: &Progress| {
-        let score = p
-            .status
-            .as_ref()
-            .map(|st| mate_score(st.upper, p.defender_root));
-        let line = info_line(&p.stats, score, p.pv.as_deref());
-        let mut io = shared.io.lock();
-        io.line(&line);
-        if let Some(news) = &p.news {
-            io.info_string(news);
-        }
-    };
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        backend.prepare(job.hash_mb);
-        backend.set_threads(job.threads);
-        if job.clear {
-            backend.clear();
+        if prepare {
+            backend.prepare(job.hash_mb);
+            backend.set_threads(job.threads);
+            if job.clear {
+                backend.clear();
+            }
         }
-        backend.solve(&job.pos, &job.limits, &shared.stop, &mut progress)
+        backend.solve(&job.pos, limits, &shared.stop, progress)
     }));
     r.map_err(|p| {
         let msg = panic_text(&*p);
@@ -181,28 +195,40 @@ fn run_job<B: Backend, W: Write + Send + 'static>(
     })
 }
 
-/// The search thread's body: runs jobs until [`ToSearch::Quit`] or the channel closes, and
-/// writes each job's notes, final `info` line and answer (held, if its search is held, until
-/// `stop` or `ponderhit` releases it).
+/// Writes the end of a job: the notes, the final `info` line and the answer of its result
+/// (held, if its search is held, until `stop` or `ponderhit` releases it). Ends the record of
+/// the running search unless the answer is held.
+pub(super) fn deliver<B, W: Write>(
+    shared: &Shared<B, W>,
+    job: &Job,
+    res: Result<SearchResult, String>,
+) {
+    let (notes, info, answer) = report(job.kind, &job.pos, res);
+    let mut io = shared.io.lock();
+    for n in &notes {
+        io.info_string(n);
+    }
+    io.line(&info);
+    match io.active.as_mut() {
+        Some(a) if a.hold => a.pending = Some(answer),
+        _ => {
+            io.active = None;
+            io.line(&answer);
+        }
+    }
+}
+
+/// The search thread's body: runs jobs until [`ToSearch::Quit`] or the channel closes, each
+/// to its end in one search, and delivers each answer (see [`deliver`]).
 fn search_loop<B: Backend, W: Write + Send + 'static>(
     shared: Arc<Shared<B, W>>,
     jobs: Receiver<ToSearch>,
 ) {
     while let Ok(ToSearch::Job(job)) = jobs.recv() {
-        let res = run_job(&shared, &job);
-        let (notes, info, answer) = report(job.kind, &job.pos, res);
-        let mut io = shared.io.lock();
-        for n in &notes {
-            io.info_string(n);
-        }
-        io.line(&info);
-        match io.active.as_mut() {
-            Some(a) if a.hold => a.pending = Some(answer),
-            _ => {
-                io.active = None;
-                io.line(&answer);
-            }
-        }
+        let res = run_search(&shared, &job, &job.limits, true, &mut |p| {
+            write_progress(&mut shared.io.lock(), p)
+        });
+        deliver(&shared, &job, res);
     }
     log::debug!("search thread exits");
 }
