@@ -46,7 +46,7 @@ def check_all_valid(bs: list[str], spec: str, bidirectional: bool) -> None:
 
 def mirror(board: str) -> str:
     cs = kikazu_check.cells(board)
-    return kikazu_check.to_board_field({(10 - f, r): p for (f, r), p in cs.items()})
+    return kikazu_check.board_field({(10 - f, r): p for (f, r), p in cs.items()})
 
 
 def test_forty_pieces_one_direction_3720_placements_all_valid():
@@ -134,7 +134,7 @@ def test_small_boards_match_python_brute_force(spec, files, ranks, bidirectional
 
 def mirror_in(board: str, files: int) -> str:
     cs = kikazu_check.cells(board)
-    return kikazu_check.to_board_field({(files + 1 - f, r): p for (f, r), p in cs.items()})
+    return kikazu_check.board_field({(files + 1 - f, r): p for (f, r), p in cs.items()})
 
 
 def test_brute_force_finds_something():

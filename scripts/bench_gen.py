@@ -38,6 +38,8 @@ from pathlib import Path
 
 import cshogi
 
+from sfen_board import board_field
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / "target" / "release" / "tsumugi"
 
@@ -134,22 +136,6 @@ def tsume(rng: random.Random) -> str:
             hand_b[k] = hand_b.get(k, 0) + 1
     hand_w = {k: FULL[k] - used[k] for k in FULL}
 
-    rows = []
-    for r in range(1, 10):
-        row, empty = "", 0
-        for f in range(9, 0, -1):
-            p = board.get((f, r))
-            if p is None:
-                empty += 1
-            else:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += p
-        if empty:
-            row += str(empty)
-        rows.append(row)
-
     def hand_str(h: dict[str, int], upper: bool) -> str:
         s = ""
         for k in HAND_ORDER:
@@ -159,7 +145,7 @@ def tsume(rng: random.Random) -> str:
         return s
 
     hand = hand_str(hand_b, True) + hand_str(hand_w, False)
-    return f"{'/'.join(rows)} b {hand or '-'} 1"
+    return f"{board_field(board)} b {hand or '-'} 1"
 
 
 def generate(args) -> None:

@@ -28,6 +28,8 @@ from collections import Counter
 
 import shogi
 
+from sfen_board import board_field
+
 def parse_spec(spec: str, bidirectional: bool = False) -> Counter:
     """`P18L4+R2x3` -> Counter({'P': 18, 'L': 4, '+R': 2, 'x': 3}); case folded to upper when
     `bidirectional` (facing is then the search's choice). Written independently of the
@@ -69,32 +71,13 @@ def cells(board: str) -> dict[tuple[int, int], str]:
     return out
 
 
-def to_board_field(cs: dict[tuple[int, int], str]) -> str:
-    rows = []
-    for r in range(1, 10):
-        row, empty = "", 0
-        for f in range(9, 0, -1):
-            p = cs.get((f, r))
-            if p is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += p
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
-
-
 def violations(board: str) -> list[str]:
     """The squares (USI names) of pieces or stones standing on an attacked square, by
     python-shogi's attack tables."""
     cs = cells(board)
     stones = {sq for sq, p in cs.items() if p.upper() == "X"}
     real = {sq: p for sq, p in cs.items() if sq not in stones}
-    b = shogi.Board(to_board_field(real) + " b - 1")
+    b = shogi.Board(board_field(real) + " b - 1")
     bad = []
     for (f, r) in cs:
         # python-shogi squares: 0 is 9a, files 9..1 left to right, ranks a..i top to bottom.
@@ -123,7 +106,7 @@ def brute_force(spec: str, files: int, ranks: int, bidirectional: bool) -> set[s
 
     def rec(i: int, free: list, cs: dict):
         if i == len(kinds):
-            board = to_board_field(cs)
+            board = board_field(cs)
             if not violations(board):
                 found.add(board)
             return

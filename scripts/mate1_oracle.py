@@ -43,6 +43,8 @@ from pathlib import Path
 
 import cshogi
 
+from sfen_board import board_field
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # Full set per kind, excluding kings.
@@ -169,26 +171,11 @@ def random_setup(rng: random.Random) -> str | None:
     hand += "".join(
         (str(white_hand[k]) if white_hand[k] > 1 else "") + k.lower() for k in HAND_ORDER if white_hand[k]
     )
-    rows = []
-    for r in range(1, 10):
-        row, empty = "", 0
-        for f in range(9, 0, -1):
-            p = board.get((f, r))
-            if p is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += p
-        if empty:
-            row += str(empty)
-        rows.append(row)
     side = "b" if attacker_black else "w"
-    sfen = f"{'/'.join(rows)} {side} {hand or '-'} 1"
+    sfen = f"{board_field(board)} {side} {hand or '-'} 1"
     b = cshogi.Board(sfen)
     # The defender (not to move) must not be in check.
-    flipped = cshogi.Board(f"{'/'.join(rows)} {'w' if attacker_black else 'b'} {hand or '-'} 1")
+    flipped = cshogi.Board(f"{board_field(board)} {'w' if attacker_black else 'b'} {hand or '-'} 1")
     if flipped.is_check():
         return None
     # The attacker may be in check (it must then answer with a check) only if it has a king.

@@ -482,10 +482,16 @@ fn usi_state(e: &Cooperative) -> i32 {
     }
 }
 
-fn usi_reply(e: &mut Cooperative) -> i32 {
-    let text = e.take_output();
-    STATE.with(|s| s.borrow_mut().reply = text.into_bytes());
-    usi_state(e)
+/// Runs `f` on the engine, then leaves what it wrote as the reply and returns the state: the
+/// body of every `tsumugi_usi_*` entry point.
+fn with_usi(f: impl FnOnce(&mut Cooperative)) -> i32 {
+    USI.with(|e| {
+        let mut e = e.borrow_mut();
+        f(&mut e);
+        let text = e.take_output();
+        STATE.with(|s| s.borrow_mut().reply = text.into_bytes());
+        usi_state(&e)
+    })
 }
 
 /// Handles one USI command line (UTF-8 at `ptr..ptr+len`). Reply: the lines written; returns
@@ -498,11 +504,7 @@ pub unsafe extern "C" fn tsumugi_usi_command(ptr: *const u8, len: usize) -> i32 
     install_panic_hook();
     // SAFETY: forwarded from the caller.
     let line = unsafe { request(ptr, len) };
-    USI.with(|e| {
-        let mut e = e.borrow_mut();
-        e.command(&line);
-        usi_reply(&mut e)
-    })
+    with_usi(|e| e.command(&line))
 }
 
 /// Advances the running search by one slice (at most 200 ms; see `usi::cooperative`). Reply:
@@ -510,10 +512,8 @@ pub unsafe extern "C" fn tsumugi_usi_command(ptr: *const u8, len: usize) -> i32 
 #[no_mangle]
 pub extern "C" fn tsumugi_usi_poll() -> i32 {
     install_panic_hook();
-    USI.with(|e| {
-        let mut e = e.borrow_mut();
+    with_usi(|e| {
         e.poll();
-        usi_reply(&mut e)
     })
 }
 
@@ -522,9 +522,5 @@ pub extern "C" fn tsumugi_usi_poll() -> i32 {
 #[no_mangle]
 pub extern "C" fn tsumugi_usi_terminate() -> i32 {
     install_panic_hook();
-    USI.with(|e| {
-        let mut e = e.borrow_mut();
-        e.terminate();
-        usi_reply(&mut e)
-    })
+    with_usi(|e| e.terminate())
 }

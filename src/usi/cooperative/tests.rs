@@ -45,6 +45,17 @@ fn poll_until_idle(e: &mut Cooperative, timeout: Duration) -> Vec<String> {
 }
 
 /// Runs a script: each line sent, and after a `go` polls until its answer. All output lines.
+/// The last `info time ... nodes N ...` line of `out` and its N.
+fn last_info_nodes(out: &[String]) -> (&str, u64) {
+    let info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info time"))
+        .expect("an info line");
+    let nodes = info.split(' ').nth(4).unwrap().parse().unwrap();
+    (info, nodes)
+}
+
 fn script(cmds: &[&str]) -> Vec<String> {
     let mut e = Cooperative::new();
     let mut out = Vec::new();
@@ -179,12 +190,7 @@ fn stop_answers_within_the_call() {
     assert!(e.searching());
     let out = send(&mut e, "stop");
     assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:#?}");
-    let info = out
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info time"))
-        .unwrap();
-    let nodes: u64 = info.split(' ').nth(4).unwrap().parse().unwrap();
+    let (info, nodes) = last_info_nodes(&out);
     assert!(nodes > 0, "{info}");
     assert!(!e.searching());
     assert!(e.poll_is_quiet());
@@ -277,12 +283,7 @@ fn node_limit_over_the_slices() {
     }
     assert!(polls > 1, "one slice searched it all: {out:#?}");
     assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:#?}");
-    let info = out
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info time"))
-        .unwrap();
-    let nodes: u64 = info.split(' ').nth(4).unwrap().parse().unwrap();
+    let (info, nodes) = last_info_nodes(&out);
     assert_eq!(nodes, 300000, "{info}");
     assert!(out.iter().any(|l| l.contains("node limit")), "{out:#?}");
 }
