@@ -255,8 +255,11 @@ fn time_limit_over_the_slices() {
     let out = poll_until_idle(&mut e, Duration::from_secs(10));
     let took = t.elapsed();
     assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:#?}");
+    // At least the limit (it is not per slice: slices are at most 200 ms), and it ends (a
+    // limit applied per slice would never end this search). The upper bound is loose on
+    // purpose: a loaded machine delays the last poll, and timings are not what this tests.
     assert!(
-        took >= Duration::from_millis(550) && took < Duration::from_millis(1500),
+        took >= Duration::from_millis(550) && took < Duration::from_secs(5),
         "{took:?}"
     );
     // Periodic lines every PvInterval (1 s by default): none in 0.6 s, only the final one.
