@@ -481,12 +481,23 @@ const SHORTCUT_MIN_LINE: usize = 64;
 const SWEEP_STRIDE: usize = 32;
 
 /// Plies searched from each attacker position of the line for a shortcut (see
-/// `line::shortcut`).
-const SHORTCUT_DEPTH: u32 = 4;
+/// `line::shortcut`): passes start at the first depth and go two plies deeper while a pass finds
+/// nothing, up to the last.
+const SHORTCUT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=8;
 
 /// Shortens a minimax line (`bounded`) by shortcut passes (`line::shorten`), reading the line
-/// again after each pass that stored a shorter proof, until a pass finds none; each shorter line
-/// read is a proven bound and is published.
+/// again after each pass that stored a shorter proof; each shorter line read is a proven bound
+/// and is published. A pass that finds nothing is repeated two plies deeper, up to the last of
+/// `SHORTCUT_DEPTHS`; all the passes of one call together visit at most as many positions as
+/// the search has nodes so far (a pass visit costs about a third of a search node), so they
+/// take at most about a third of the time spent.
+///
+/// Why deeper: 雪月花 (famous.tsv row 217, the set's length 353, KomoringHeights' 30 s bound;
+/// 1 thread, 1024 MB) is first proven at 523 plies. Passes of 4 plies took it to 399 and found
+/// no more, and the round within 397 did not finish in the remaining 25 s; 6 plies reached 351
+/// (two passes, 0.16 s), 8 plies 319 (two passes, 0.7 s), where KomoringHeights' rounds reach
+/// 353 at 10.7 s and 317 at 26 s. Its detours are ladders of 30 plies on the edge file where
+/// one of 6 does, whose shorter form needs 6 or 8 plies to rejoin the line.
 fn shorten_line(
     s: &mut Search,
     pos: &mut Position,
@@ -502,18 +513,33 @@ fn shorten_line(
     if !bounded || line.len() < SHORTCUT_MIN_LINE {
         return;
     }
-    loop {
+    let mut depth = *SHORTCUT_DEPTHS.start();
+    let mut budget = s.nodes() as usize;
+    while budget > 0 {
         let t0 = Instant::now();
-        let pass = line::shorten(s, pos, line, SHORTCUT_DEPTH);
+        let pass = line::shorten(s, pos, line, depth, budget);
+        budget = budget.saturating_sub(pass.visits);
         log::debug!(
-            "shortcut pass over {} plies: {} improved, {} positions, {} ms",
+            "shortcut pass of {depth} plies over {} plies: {} improved, {} positions{}, {} ms",
             line.len(),
             pass.improved,
             pass.visits,
+            if pass.exhausted {
+                " (budget spent)"
+            } else {
+                ""
+            },
             t0.elapsed().as_millis()
         );
-        if pass.improved == 0 || pass.stopped {
+        if pass.stopped {
             return;
+        }
+        if pass.improved == 0 {
+            if depth >= *SHORTCUT_DEPTHS.end() {
+                return;
+            }
+            depth += 2;
+            continue;
         }
         match read_line(s, pos, minimax) {
             Ok((l, true)) if l.len() < line.len() => {

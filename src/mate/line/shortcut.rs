@@ -26,14 +26,22 @@ pub(crate) struct Pass {
     pub visits: usize,
     /// The search was stopped (time, nodes, stop flag) during the pass.
     pub stopped: bool,
+    /// The pass gave up on its budget of positions (it stored what it had found).
+    pub exhausted: bool,
 }
 
 /// Looks, at every attacker position of `line` (played from `root`), for a mate at least two
 /// plies shorter than the line's remainder, by a search of at most `depth` plies whose leaves
 /// are mates or table proofs that fit; stores each proof found. The line's positions are
 /// visited from its end back to the root, so a shortcut found deep in the line is in the table
-/// when the positions before it are searched.
-pub(crate) fn shorten(s: &mut Search, root: &Position, line: &[Move], depth: u32) -> Pass {
+/// when the positions before it are searched. The pass ends early after `budget` positions.
+pub(crate) fn shorten(
+    s: &mut Search,
+    root: &Position,
+    line: &[Move],
+    depth: u32,
+    budget: usize,
+) -> Pass {
     let mut positions = Vec::with_capacity(line.len() + 1);
     let mut pos = root.clone();
     positions.push(pos.clone());
@@ -44,7 +52,9 @@ pub(crate) fn shorten(s: &mut Search, root: &Position, line: &[Move], depth: u32
     let mut look = Look {
         s,
         visits: 0,
+        budget,
         stopped: false,
+        exhausted: false,
     };
     let mut pass = Pass::default();
     for (d, p) in positions.iter_mut().enumerate().rev() {
@@ -58,29 +68,34 @@ pub(crate) fn shorten(s: &mut Search, root: &Position, line: &[Move], depth: u32
         if look.or_node(p, remainder - 2, depth).is_some() {
             pass.improved += 1;
         }
-        if look.stopped {
+        if look.stopped || look.exhausted {
             break;
         }
     }
     pass.visits = look.visits;
     pass.stopped = look.stopped;
+    pass.exhausted = look.exhausted;
     pass
 }
 
 struct Look<'s, 'a> {
     s: &'s mut Search<'a>,
     visits: usize,
+    budget: usize,
     stopped: bool,
+    exhausted: bool,
 }
 
 impl Look<'_, '_> {
-    /// Counts a searched position and polls the search's limits now and then.
+    /// Counts a searched position and polls the search's limits now and then; false once the
+    /// search is stopped or the budget spent.
     fn visit(&mut self) -> bool {
         self.visits += 1;
         if self.visits % 4096 == 0 && self.s.check_abort() {
             self.stopped = true;
         }
-        !self.stopped
+        self.exhausted |= self.visits > self.budget;
+        !self.stopped && !self.exhausted
     }
 
     /// What the table settles about `pos` within `budget` plies: `Some(Some(len))` for a proof
@@ -137,7 +152,7 @@ impl Look<'_, '_> {
                 // Only a mate shorter still is worth more (OR lengths share their parity).
                 budget = (len as u32).saturating_sub(2);
             }
-            if self.stopped {
+            if self.stopped || self.exhausted {
                 return None;
             }
         }
@@ -214,13 +229,20 @@ mod tests {
         verify(&root, &long, attacker).unwrap();
         assert!(long.len() >= 5 && long[0] == detour, "{long:?}");
 
-        let pass = shorten(&mut s, &root, &long, 4);
-        assert!(pass.improved >= 1 && !pass.stopped, "{pass:?}");
+        // With a budget of one position the pass gives up at once and stores nothing.
+        let spent = shorten(&mut s, &root, &long, 4, 1);
+        assert!(spent.exhausted && spent.improved == 0, "{spent:?}");
+        assert!(s.stored(&root).len >= 5);
+        let pass = shorten(&mut s, &root, &long, 4, usize::MAX);
+        assert!(
+            pass.improved >= 1 && !pass.stopped && !pass.exhausted,
+            "{pass:?}"
+        );
         assert_eq!(s.stored(&root).len, 3);
         let short = read_minimax(&mut s, &root, 10_000).unwrap();
         verify(&root, &short, attacker).unwrap();
         assert_eq!(short.len(), 3, "{short:?}");
         // Nothing shorter than the minimum can be found: a second pass improves nothing.
-        assert_eq!(shorten(&mut s, &root, &short, 4).improved, 0);
+        assert_eq!(shorten(&mut s, &root, &short, 4, usize::MAX).improved, 0);
     }
 }
