@@ -245,6 +245,21 @@ impl<'a> Search<'a> {
         self.tt.store(self.key(pos), v, 0, effort);
     }
 
+    /// A mate of `pos` within `len` plies (by `best` at an attacker node) to record later with
+    /// [`Search::store_noted`], under the same conditions as [`Search::store_proof`]; for
+    /// readers that must not change the table while they read it.
+    pub fn note_proof(&self, pos: &Position, len: u16, best: Move) -> ProofNote {
+        ProofNote {
+            key: self.key(pos),
+            v: Value::proven(pos.hand(self.attacker), len, best),
+        }
+    }
+
+    /// Records a proof noted by [`Search::note_proof`].
+    pub fn store_noted(&mut self, note: &ProofNote) {
+        self.tt.store(note.key, note.v, 0, 1);
+    }
+
     /// Proves or disproves `root` under the current length limit (the path holds just the root).
     pub fn prove(&mut self, root: &mut Position) -> NodeResult {
         self.path.clear();
@@ -317,6 +332,13 @@ impl<'a> Search<'a> {
         self.set_limit(saved);
         r
     }
+}
+
+/// A proof found outside the search, to be stored later (see [`Search::note_proof`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ProofNote {
+    key: u64,
+    v: Value,
 }
 
 /// The moves of a search node: checks at attacker (OR) nodes, every legal move at defender
