@@ -1,0 +1,618 @@
+//! Checking a composed mate problem (作品検討): is the intended line the only solution, does
+//! every defence on it last longest, are spare pieces left, what do the defender's
+//! alternatives one level off the line do. The rules and their sources are in
+//! `docs/composer-rules.md`; the convention this code implements is [`CONVENTION`].
+//!
+//! Every finding comes from a search that proved it; every question a search left open within
+//! its share of the time is reported as undecided (never as sound): "undecided is an answer".
+//!
+//! How the questions are asked (all lengths in plies, counted strictly: every legal defence,
+//! useless interpositions included, unless said otherwise):
+//! - The problem: the shortest mate from the root (strict bounds), and the composers' line
+//!   (`PostSearch::Composer`) when no solution is given.
+//! - 余詰 at attacker ply i (the main line has `r` plies left there): every other check `c` is
+//!   played and the position after it solved with a length limit of `r - 1` (the composer
+//!   count of the main line's rest, which is never above its strict count, so a mate found is
+//!   a 余詰 in either count). A mate whose line passes through a later position of the main
+//!   line is a transposition (手順前後 / 迂回) and reported apart; a check that mates at once
+//!   where the main line's last move does is 最終手余詰, reported apart (tolerated).
+//! - At defender ply i every legal evasion `e` (the line's own included) is solved for its
+//!   shortest mate. A useless interposition (無駄合, `mate::is_useless_interposition` on `e`
+//!   and its line) is not a defence. An evasion that lasts longer than the line's defence (or
+//!   has no mate) makes the line's defence wrong (早詰 of the given line, or 不詰); one of
+//!   equal length is 変同, and one of equal length that leaves the attacker fewer spare pieces
+//!   is the better defence by the 駒余り tie-break.
+//! - 駒余り: attacker pieces in hand at the end of the main line.
+//! - 変化別詰: in a shorter variation (an evasion off the main line), another first check of
+//!   the attacker that also mates within the variation's length (one level off the line).
+
+mod report;
+
+pub use report::{Finding, FindingKind, Report, Severity, Undecided, Verdict};
+
+use crate::mate::{is_useless_interposition, Limits, Outcome, PostSearch, SearchResult, Solver};
+use crate::shogi::{Color, Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The convention the check implements, named in every report (see docs/composer-rules.md).
+pub const CONVENTION: &str = "tsumugi-check-1: modern 詰将棋 rules (詰将棋パラダイス usage): \
+余詰 = another check on a main-line attacker move mating within the remaining length (strict \
+count); 最終手余詰 and 手順前後/迂回 reported apart as tolerated; longest defence by composer \
+count with 無駄合 not a defence (tsumugi's rule: an interposition captured at once whose piece \
+stays spare); among equal lengths the defender avoids 駒余り; 変同 and 変化別詰 are notes";
+
+/// What to check and with what budget.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// The intended line from the root (attacker first); `None`: the engine's composer line.
+    pub solution: Option<Vec<Move>>,
+    /// Wall-clock budget of the whole check, shared among its questions.
+    pub time: Duration,
+    /// Transposition table size (MB), one table for every question.
+    pub hash_mb: usize,
+    /// Look for 変化別詰 in the variations (one more search per check in each variation).
+    pub variations: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            solution: None,
+            time: Duration::from_secs(60),
+            hash_mb: 256,
+            variations: true,
+        }
+    }
+}
+
+/// Shortest share of the time one question gets (below this a search proves little).
+const MIN_SHARE: Duration = Duration::from_millis(20);
+
+/// One position to solve, and why.
+struct Question {
+    /// Ply (0-based) of the main line where the alternative replaces the line's move.
+    ply: usize,
+    /// The alternative move (or the line's own defence, asked for its length).
+    alt: Move,
+}
+
+/// The state of one check: the solver, the clock and the report being written.
+struct Checker<'a> {
+    solver: Solver,
+    stop: &'a AtomicBool,
+    deadline: Instant,
+    report: Report,
+}
+
+impl Checker<'_> {
+    /// The time share of one of `left` questions still to ask (the rest of the budget split
+    /// evenly, so questions answered early leave their time to the others).
+    fn share(&self, left: usize) -> Duration {
+        let rest = self.deadline.saturating_duration_since(Instant::now());
+        (rest / left.max(1) as u32).max(MIN_SHARE)
+    }
+
+    /// Solves `pos` within `share` (and `max_plies`), post-search `post`.
+    fn solve(
+        &mut self,
+        pos: &Position,
+        share: Duration,
+        max_plies: Option<u32>,
+        post: PostSearch,
+    ) -> SearchResult {
+        let limits = Limits {
+            time: Some(share),
+            max_plies,
+            post_search: post,
+            ..Limits::default()
+        };
+        self.report.searches += 1;
+        let r = self.solver.solve(pos, &limits, self.stop, &mut |_| {});
+        self.report.nodes += r.stats.nodes;
+        r
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+}
+
+/// A proven mate of `r` within `limit` plies, if `r` has one: its line (verified by the
+/// solver) when its proven length is within the limit.
+fn mate_within(r: &SearchResult, limit: u32) -> Option<Vec<Move>> {
+    let line = match &r.outcome {
+        Outcome::Mate(l) => l.clone(),
+        _ => r.best_mate.clone()?,
+    };
+    let upper = r.status.as_ref().map_or(line.len() as u32, |s| s.upper);
+    (upper <= limit && line.len() as u32 <= limit).then_some(line)
+}
+
+/// The exact shortest strict mate of `r` (a defender-free root: attacker to move), or `None`
+/// when it was not established.
+fn exact_mate(r: &SearchResult) -> Option<Vec<Move>> {
+    match (&r.outcome, &r.status) {
+        (Outcome::Mate(l), Some(s)) if s.minimal() && l.len() as u32 == s.upper => Some(l.clone()),
+        _ => None,
+    }
+}
+
+/// Attacker pieces in hand after `line` from `pos`.
+fn spare_after(pos: &Position, line: &[Move], attacker: Color) -> u32 {
+    let mut p = pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker).total()
+}
+
+/// Parses USI moves from `pos`, each checked legal. `Err` names the first bad one.
+pub fn parse_solution(pos: &Position, text: &str) -> Result<Vec<Move>, String> {
+    let mut p = pos.clone();
+    let mut out = vec![];
+    for (i, w) in text.split_whitespace().enumerate() {
+        let m = Move::from_usi(w).ok_or_else(|| format!("move {}: '{w}' is not USI", i + 1))?;
+        let legal = p.legal_move_list();
+        // `from_usi` knows nothing of the piece; the legal move with the same text is the move.
+        let Some(&m) = legal
+            .as_slice()
+            .iter()
+            .find(|l| l.to_string() == m.to_string())
+        else {
+            return Err(format!(
+                "move {}: {w} is not legal in {}",
+                i + 1,
+                p.to_sfen()
+            ));
+        };
+        p.do_move(m);
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// Checks the problem `root` (attacker to move) as `opts` asks. `stop` ends it early (what is
+/// left is reported undecided). Runs searches: call it on a thread with a large stack
+/// (`mate::with_search_stack`), as `Solver::solve` needs.
+pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report {
+    let start = Instant::now();
+    let mut c = Checker {
+        solver: Solver::new(opts.hash_mb),
+        stop,
+        deadline: start + opts.time,
+        report: Report::new(root),
+    };
+    c.solver.set_threads(1);
+    let attacker = root.side_to_move();
+    if root.king_square(attacker.flip()).is_none() {
+        c.report.error = Some("the side not to move has no king: nothing to mate".into());
+        c.report.verdict = Verdict::Undecided;
+        return c.report;
+    }
+    // The problem itself: the shortest mate and the composers' line (a quarter of the budget at
+    // most; the alternatives need the rest).
+    let share = (opts.time / 4).max(MIN_SHARE);
+    let r = c.solve(root, share, None, PostSearch::Composer);
+    let composed = match &r.outcome {
+        Outcome::Mate(l) => Some(l.clone()),
+        Outcome::NoMate => {
+            c.report.verdict = Verdict::NoMate;
+            c.report.add(Finding::new(
+                FindingKind::NoMate,
+                0,
+                root,
+                &[],
+                "no mate (proven)",
+            ));
+            c.report.time_ms = start.elapsed().as_millis() as u64;
+            return c.report;
+        }
+        Outcome::Unknown(why) => {
+            c.report.undecided.push(Undecided::new(
+                0,
+                root,
+                &[],
+                &format!("the problem's own solve: {why}"),
+            ));
+            None
+        }
+    };
+    if let Some(s) = &r.status {
+        c.report.strict_lower = Some(s.lower);
+        c.report.strict_upper = Some(s.upper);
+        c.report.strict_minimal = s.minimal();
+    }
+    let omitted = r
+        .status
+        .as_ref()
+        .zip(composed.as_ref())
+        .map_or(0, |(s, l)| s.line_len.saturating_sub(l.len() as u32));
+    if let (Some(l), Some(s)) = (&composed, &r.status) {
+        if s.minimal() {
+            c.report.composer_length = Some(l.len() as u32);
+        }
+    }
+    let line = match (&opts.solution, composed) {
+        (Some(l), _) => {
+            c.report.solution_given = true;
+            l.clone()
+        }
+        (None, Some(l)) => l,
+        (None, None) => {
+            c.report.verdict = Verdict::Undecided;
+            c.report.time_ms = start.elapsed().as_millis() as u64;
+            return c.report;
+        }
+    };
+    c.report.set_line(root, &line);
+    if let Err(e) = crate::mate::verify_composed(root, &line, attacker) {
+        c.report.error = Some(format!("the line is not a mating line: {e}"));
+        c.report.verdict = Verdict::Flawed;
+        c.report.time_ms = start.elapsed().as_millis() as u64;
+        return c.report;
+    }
+    if let Some(upper) = c.report.strict_upper {
+        if (upper as usize) < line.len() && opts.solution.is_some() {
+            // A shorter mate than the given line: the alternatives below show where it leaves
+            // the line; this says it exists whatever the time left.
+            let shorter = match &r.outcome {
+                Outcome::Mate(l) => l.clone(),
+                _ => vec![],
+            };
+            c.report.add(Finding::new(
+                FindingKind::ShorterMate,
+                0,
+                root,
+                &shorter,
+                &format!(
+                    "a mate in {upper} plies exists (strict count); the line has {}",
+                    line.len()
+                ),
+            ));
+        }
+    }
+    ask_questions(&mut c, root, &line, omitted as usize, opts.variations);
+    // 駒余り at the end of the main line.
+    let spare = spare_after(root, &line, attacker);
+    c.report.spare_at_end = spare;
+    if spare > 0 {
+        c.report.add(Finding::new(
+            FindingKind::SparePieces,
+            line.len(),
+            root,
+            &[],
+            &format!("{spare} piece(s) left in the attacker's hand at the end (駒余り)"),
+        ));
+    }
+    c.report.decide();
+    c.report.time_ms = start.elapsed().as_millis() as u64;
+    c.report
+}
+
+/// The positions along `line` from `root`, before each ply and after the last.
+fn positions(root: &Position, line: &[Move]) -> Vec<Position> {
+    let mut out = Vec::with_capacity(line.len() + 1);
+    let mut p = Position::from_sfen(&root.to_sfen()).unwrap_or_else(|_| root.clone());
+    out.push(p.clone());
+    for &m in line {
+        p.do_move(m);
+        out.push(Position::from_sfen(&p.to_sfen()).unwrap_or_else(|_| p.clone()));
+    }
+    out
+}
+
+/// Asks every question of the main line `line` (see the module's comment).
+fn ask_questions(
+    c: &mut Checker,
+    root: &Position,
+    line: &[Move],
+    omitted: usize,
+    variations: bool,
+) {
+    let attacker = root.side_to_move();
+    let along = positions(root, line);
+    let keys: Vec<u64> = along.iter().map(|p| p.key()).collect();
+    let mut questions = vec![];
+    for (ply, p) in along.iter().enumerate().take(line.len()) {
+        let mut list = MoveList::new();
+        if p.side_to_move() == attacker {
+            p.check_moves(&mut list);
+            for &m in list.as_slice() {
+                if m != line[ply] && p.is_legal(m) {
+                    questions.push(Question { ply, alt: m });
+                }
+            }
+        } else {
+            for &m in p.legal_move_list().as_slice() {
+                questions.push(Question { ply, alt: m });
+            }
+        }
+    }
+    // Defender plies: the shortest mate after each evasion, the line's own defence first.
+    let mut lengths: Vec<(usize, Move, Option<Vec<Move>>)> = vec![];
+    let total = questions.len();
+    for (qi, q) in questions.iter().enumerate() {
+        if c.out_of_time() {
+            c.report.undecided.push(Undecided::new(
+                q.ply,
+                &along[q.ply],
+                &[q.alt],
+                "no time left",
+            ));
+            continue;
+        }
+        let share = c.share(total - qi);
+        let p = &along[q.ply];
+        let mut next = p.clone();
+        next.do_move(q.alt);
+        let rest = line.len() - q.ply;
+        if p.side_to_move() == attacker {
+            attacker_alternative(c, p, &next, q, share, rest, omitted, &keys);
+        } else {
+            let r = c.solve(&next, share, None, PostSearch::Shortest);
+            match (&r.outcome, exact_mate(&r)) {
+                (_, Some(l)) => lengths.push((q.ply, q.alt, Some(l))),
+                (Outcome::NoMate, _) => lengths.push((q.ply, q.alt, None)),
+                (Outcome::Mate(_), None) | (Outcome::Unknown(_), _) => {
+                    let why = match &r.outcome {
+                        Outcome::Unknown(w) => w.to_string(),
+                        _ => "shortest mate not proven".into(),
+                    };
+                    c.report.undecided.push(Undecided::new(
+                        q.ply,
+                        p,
+                        &[q.alt],
+                        &format!("how long this defence lasts: {why}"),
+                    ));
+                }
+            }
+        }
+    }
+    let mut var_questions = vec![];
+    for ply in (1..line.len()).step_by(2) {
+        let p = &along[ply];
+        let here: Vec<_> = lengths.iter().filter(|x| x.0 == ply).collect();
+        let Some(main) = here.iter().find(|x| x.1 == line[ply]) else {
+            continue;
+        };
+        let Some(main_line) = &main.2 else {
+            c.report.add(Finding::new(
+                FindingKind::NoMate,
+                ply,
+                p,
+                &[line[ply]],
+                "the line's own defence has no mate (proven)",
+            ));
+            continue;
+        };
+        let main_len = main_line.len();
+        let main_full: Vec<Move> = std::iter::once(line[ply])
+            .chain(main_line.iter().copied())
+            .collect();
+        let main_spare = spare_after(p, &main_full, attacker);
+        for (_, e, l) in here.iter().filter(|x| x.1 != line[ply]) {
+            let Some(l) = l else {
+                c.report.add(Finding::new(
+                    FindingKind::NoMate,
+                    ply,
+                    p,
+                    &[*e],
+                    "this defence escapes: no mate after it (proven)",
+                ));
+                continue;
+            };
+            let full: Vec<Move> = std::iter::once(*e).chain(l.iter().copied()).collect();
+            if is_useless_interposition(p, &full) {
+                c.report.useless_interpositions += 1;
+                continue;
+            }
+            if l.len() > main_len {
+                c.report.add(Finding::new(
+                    FindingKind::LongerDefence,
+                    ply,
+                    p,
+                    &full,
+                    &format!(
+                        "lasts {} plies from here where the line's defence lasts {} (早詰 of the line)",
+                        full.len(),
+                        main_len + 1
+                    ),
+                ));
+            } else if l.len() == main_len {
+                let spare = spare_after(p, &full, attacker);
+                if spare < main_spare {
+                    c.report.add(Finding::new(
+                        FindingKind::FewerSpareDefence,
+                        ply,
+                        p,
+                        &full,
+                        &format!(
+                            "as long as the line's defence and leaves {spare} spare piece(s) \
+                             where the line leaves {main_spare}: the defender's choice (駒余り rule)"
+                        ),
+                    ));
+                } else {
+                    c.report.add(Finding::new(
+                        FindingKind::EqualVariation,
+                        ply,
+                        p,
+                        &full,
+                        &format!(
+                            "as long as the line's defence ({} plies from here): 変同",
+                            full.len()
+                        ),
+                    ));
+                }
+            } else if variations && l.len() >= 3 {
+                var_questions.push((ply, *e, l.clone()));
+            }
+        }
+    }
+    if variations {
+        variation_alternatives(c, &along, &var_questions);
+    }
+}
+
+/// One attacker alternative `q` (a check other than the line's at `p`, giving `next`): a mate
+/// within the line's remaining `rest` plies is 余詰 (see the module's comment).
+fn attacker_alternative(
+    c: &mut Checker,
+    p: &Position,
+    next: &Position,
+    q: &Question,
+    share: Duration,
+    rest: usize,
+    omitted: usize,
+    keys: &[u64],
+) {
+    if rest == 1 {
+        // The line's last move: an alternative mates at once or not at all (no search).
+        if next.in_check() && next.legal_move_list().is_empty() {
+            c.report.add(Finding::new(
+                FindingKind::LastMoveAlternative,
+                q.ply,
+                p,
+                &[q.alt],
+                "another mating move at the last ply (最終手余詰, tolerated)",
+            ));
+        }
+        return;
+    }
+    // Strict limit: the line's rest plus the plies its composers' count omitted (an
+    // alternative mating within that strict count but not within `rest` is undecided in
+    // composer count).
+    let strict_limit = (rest - 1 + omitted) as u32;
+    let r = c.solve(next, share, Some(strict_limit), PostSearch::Shortest);
+    if let Some(alt_line) = mate_within(&r, strict_limit) {
+        let full: Vec<Move> = std::iter::once(q.alt)
+            .chain(alt_line.iter().copied())
+            .collect();
+        // A line that passes through a later position of the main line is the same solution
+        // in another order (手順前後 / 迂回).
+        let mut pp = next.clone();
+        let mut joins = None;
+        for (i, &m) in alt_line.iter().enumerate() {
+            if let Some(j) = keys.iter().skip(q.ply + 1).position(|&k| k == pp.key()) {
+                joins = Some((i, q.ply + 1 + j));
+                break;
+            }
+            pp.do_move(m);
+        }
+        if joins.is_none() {
+            if let Some(j) = keys.iter().skip(q.ply + 1).position(|&k| k == pp.key()) {
+                joins = Some((alt_line.len(), q.ply + 1 + j));
+            }
+        }
+        if let Some((_, j)) = joins {
+            c.report.add(Finding::new(
+                FindingKind::Transposition,
+                q.ply,
+                p,
+                &full,
+                &format!(
+                    "reaches the main line's position before ply {} (手順前後/迂回)",
+                    j + 1
+                ),
+            ));
+        } else if alt_line.len() < rest {
+            c.report.add(Finding::new(
+                FindingKind::Alternative,
+                q.ply,
+                p,
+                &full,
+                &format!(
+                    "another mate in {} plies from here, the line needs {rest} (余詰)",
+                    full.len()
+                ),
+            ));
+        } else {
+            c.report.undecided.push(Undecided::new(
+                q.ply,
+                p,
+                &full,
+                &format!(
+                    "mates in {} strict plies; whether that is within the line's {rest} in \
+                     composer count (無駄合 omitted) was not decided",
+                    full.len()
+                ),
+            ));
+        }
+        return;
+    }
+    match &r.outcome {
+        Outcome::NoMate => {}
+        Outcome::Unknown(crate::mate::UnknownReason::Depth) => {}
+        Outcome::Unknown(why) => c.report.undecided.push(Undecided::new(
+            q.ply,
+            p,
+            &[q.alt],
+            &format!("whether this check mates within {} plies: {why}", rest),
+        )),
+        Outcome::Mate(_) => c.report.undecided.push(Undecided::new(
+            q.ply,
+            p,
+            &[q.alt],
+            "mate proven but its length within the limit was not established",
+        )),
+    }
+}
+
+/// 変化別詰: in each shorter variation `(ply, evasion, its shortest line)`, another first check
+/// that mates within the variation's length.
+fn variation_alternatives(c: &mut Checker, along: &[Position], vars: &[(usize, Move, Vec<Move>)]) {
+    let mut asks = vec![];
+    for (ply, e, l) in vars {
+        let mut p = along[*ply].clone();
+        p.do_move(*e);
+        let mut list = MoveList::new();
+        p.check_moves(&mut list);
+        for &m in list.as_slice() {
+            if m != l[0] && p.is_legal(m) {
+                asks.push((*ply, *e, l.len(), m));
+            }
+        }
+    }
+    let total = asks.len();
+    for (i, &(ply, e, len, m)) in asks.iter().enumerate() {
+        let base = &along[ply];
+        if c.out_of_time() {
+            c.report
+                .undecided
+                .push(Undecided::new(ply, base, &[e, m], "変化別詰: no time left"));
+            continue;
+        }
+        let mut p = base.clone();
+        p.do_move(e);
+        p.do_move(m);
+        let share = c.share(total - i);
+        let limit = len as u32 - 1;
+        let r = c.solve(&p, share, Some(limit), PostSearch::Shortest);
+        if let Some(l) = mate_within(&r, limit) {
+            let full: Vec<Move> = [e, m].into_iter().chain(l).collect();
+            c.report.add(Finding::new(
+                FindingKind::VariationAlternative,
+                ply,
+                base,
+                &full,
+                &format!(
+                    "in the variation of {} plies, another mate (変化別詰)",
+                    len + 1
+                ),
+            ));
+        } else if !matches!(
+            r.outcome,
+            Outcome::NoMate | Outcome::Unknown(crate::mate::UnknownReason::Depth)
+        ) {
+            c.report.undecided.push(Undecided::new(
+                ply,
+                base,
+                &[e, m],
+                "変化別詰: whether this check also mates was not decided",
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
