@@ -129,11 +129,12 @@ fn mate_within(r: &SearchResult, limit: u32) -> Option<Vec<Move>> {
     (upper <= limit && line.len() as u32 <= limit).then_some(line)
 }
 
-/// The exact shortest strict mate of `r` (a defender-free root: attacker to move), or `None`
-/// when it was not established.
+/// The line of `r` when the strict line under it is a proven shortest mate (the line itself
+/// is in composer count when `r` came from `PostSearch::Composer`), or `None` when that was
+/// not established.
 fn exact_mate(r: &SearchResult) -> Option<Vec<Move>> {
     match (&r.outcome, &r.status) {
-        (Outcome::Mate(l), Some(s)) if s.minimal() && l.len() as u32 == s.upper => Some(l.clone()),
+        (Outcome::Mate(l), Some(s)) if s.minimal() && s.line_len == s.upper => Some(l.clone()),
         _ => None,
     }
 }
@@ -350,7 +351,7 @@ fn ask_questions(
         if p.side_to_move() == attacker {
             attacker_alternative(c, p, &next, q, share, rest, omitted, &keys);
         } else {
-            let r = c.solve(&next, share, None, PostSearch::Shortest);
+            let r = c.solve(&next, share, None, PostSearch::Composer);
             match (&r.outcome, exact_mate(&r)) {
                 (_, Some(l)) => lengths.push((q.ply, q.alt, Some(l))),
                 (Outcome::NoMate, _) => lengths.push((q.ply, q.alt, None)),
@@ -403,9 +404,23 @@ fn ask_questions(
                 continue;
             };
             let full: Vec<Move> = std::iter::once(*e).chain(l.iter().copied()).collect();
-            if is_useless_interposition(p, &full) {
-                c.report.useless_interpositions += 1;
-                continue;
+            if l.len() >= main_len {
+                match useless(c, p, &full, main_len + 1) {
+                    Some(true) => {
+                        c.report.useless_interpositions += 1;
+                        continue;
+                    }
+                    Some(false) => {}
+                    None => {
+                        c.report.undecided.push(Undecided::new(
+                            ply,
+                            p,
+                            &full,
+                            "whether this interposition is useless (無駄合) was not decided",
+                        ));
+                        continue;
+                    }
+                }
             }
             if l.len() > main_len {
                 c.report.add(Finding::new(
@@ -451,6 +466,63 @@ fn ask_questions(
     }
     if variations {
         variation_alternatives(c, &along, &var_questions);
+    }
+}
+
+/// Whether the defence `full[0]` (from `pos`, defender to move; `full` its line in composer
+/// count) is a useless interposition (無駄合) where the line's own defence lasts `main` plies:
+/// the static rule (`mate::is_useless_interposition`: captured at once, the piece still spare
+/// at the end), or, for an interposition captured at once whose piece the line uses again,
+/// the search's answer to "without the captured piece (given back to the defender's hand), is
+/// the defender, to move again, still mated within `main` plies (composer count)?". Yes: the
+/// interposition gained nothing but two plies and the piece was not needed (狭義の無駄合; it
+/// also covers chains of interpositions, each judged after the others are omitted). `None`:
+/// the search did not decide within its share.
+fn useless(c: &mut Checker, pos: &Position, full: &[Move], main: usize) -> Option<bool> {
+    if is_useless_interposition(pos, full) {
+        return Some(true);
+    }
+    if full.len() < 3 || full[1].is_drop() || full[1].to() != full[0].to() {
+        return Some(false);
+    }
+    let checkers = pos.checkers();
+    let (Some(ksq), false) = (
+        pos.king_square(pos.side_to_move()),
+        checkers.more_than_one(),
+    ) else {
+        return Some(false);
+    };
+    if checkers.is_empty()
+        || !crate::shogi::attacks::between(ksq, checkers.lsb()).has(full[0].to())
+        || (!full[0].is_drop() && full[0].from() == ksq)
+    {
+        return Some(false);
+    }
+    let kind = if full[0].is_drop() {
+        full[0].drop_kind()
+    } else {
+        pos.piece_on(full[0].from()).kind().unpromote()
+    };
+    let mut after = pos.clone();
+    after.do_move(full[0]);
+    after.do_move(full[1]);
+    // The side that captured: the attacker (the defender is to move again).
+    let attacker = pos.side_to_move().flip();
+    let mut setup = crate::record::board::Setup::of(&after);
+    if setup.hands[attacker.index()][kind.index()] == 0 {
+        return Some(false);
+    }
+    setup.hands[attacker.index()][kind.index()] -= 1;
+    setup.hands[attacker.flip().index()][kind.index()] += 1;
+    let Ok(without) = setup.position() else {
+        return Some(false);
+    };
+    let share = c.share(4);
+    let r = c.solve(&without, share, None, PostSearch::Composer);
+    match (exact_mate(&r), &r.outcome) {
+        (Some(l), _) => Some(l.len() <= main),
+        (None, Outcome::NoMate) => Some(false),
+        _ => None,
     }
 }
 
