@@ -253,6 +253,28 @@ pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report 
         c.report.time_ms = start.elapsed().as_millis() as u64;
         return c.report;
     }
+    if crate::mate::verify_mate_line(root, &line, attacker).is_err() {
+        match ends_in_useless(&mut c, root, &line) {
+            Some(true) => {}
+            Some(false) => {
+                c.report.error = Some(
+                    "the line does not end in mate: the defender can still move a king or \
+                     capture the checker"
+                        .into(),
+                );
+                c.report.verdict = Verdict::Flawed;
+                c.report.time_ms = start.elapsed().as_millis() as u64;
+                return c.report;
+            }
+            None => c.report.undecided.push(Undecided::new(
+                line.len(),
+                root,
+                &[],
+                "the line ends in check with interpositions left that the check could not \
+                 show useless (無駄合)",
+            )),
+        }
+    }
     if let Some(upper) = c.report.strict_upper {
         if (upper as usize) < line.len() && opts.solution.is_some() {
             // A shorter mate than the given line: the alternatives below show where it leaves
@@ -289,6 +311,48 @@ pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report 
     c.report.decide();
     c.report.time_ms = start.elapsed().as_millis() as u64;
     c.report
+}
+
+/// A line that ends in check but not checkmate (the composers' presentation): `Some(true)`
+/// when every defence left is an interposition shown useless (captured, the defender is mated
+/// at once without the captured piece, see `useless`), `Some(false)` when the defender has a
+/// move that is no interposition (a king move, a capture of the checker) or is not in check,
+/// `None` when some interposition was not shown useless.
+fn ends_in_useless(c: &mut Checker, root: &Position, line: &[Move]) -> Option<bool> {
+    let mut p = root.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    let checkers = p.checkers();
+    let ksq = p.king_square(p.side_to_move())?;
+    if checkers.is_empty() {
+        return Some(false);
+    }
+    let mut all = Some(true);
+    for &e in p.legal_move_list().as_slice() {
+        let interposes = !checkers.more_than_one()
+            && crate::shogi::attacks::between(ksq, checkers.lsb()).has(e.to())
+            && (e.is_drop() || e.from() != ksq);
+        if !interposes {
+            return Some(false);
+        }
+        if all.is_none() {
+            continue;
+        }
+        let mut q = p.clone();
+        q.do_move(e);
+        let share = c.share(4);
+        let r = c.solve(&q, share, None, PostSearch::Composer);
+        let Some(l) = exact_mate(&r) else {
+            all = None;
+            continue;
+        };
+        let full: Vec<Move> = std::iter::once(e).chain(l).collect();
+        if useless(c, &p, &full, 0) != Some(true) {
+            all = None;
+        }
+    }
+    all
 }
 
 /// The positions along `line` from `root`, before each ply and after the last.
