@@ -413,7 +413,17 @@ fn ask_questions(
         next.do_move(q.alt);
         let rest = line.len() - q.ply;
         if p.side_to_move() == attacker {
-            attacker_alternative(c, p, &next, q, share, rest, omitted, &keys);
+            attacker_alternative(
+                c,
+                (p, &next),
+                q,
+                share,
+                rest,
+                &Main {
+                    keys: &keys,
+                    omitted,
+                },
+            );
         } else {
             let r = c.solve(&next, share, None, PostSearch::Composer);
             match (&r.outcome, exact_mate(&r)) {
@@ -590,18 +600,24 @@ fn useless(c: &mut Checker, pos: &Position, full: &[Move], main: usize) -> Optio
     }
 }
 
+/// The main line as the attacker alternatives see it: the keys of its positions (before each
+/// ply and after the last), and the plies its composers' count omitted.
+struct Main<'a> {
+    keys: &'a [u64],
+    omitted: usize,
+}
+
 /// One attacker alternative `q` (a check other than the line's at `p`, giving `next`): a mate
 /// within the line's remaining `rest` plies is 余詰 (see the module's comment).
 fn attacker_alternative(
     c: &mut Checker,
-    p: &Position,
-    next: &Position,
+    (p, next): (&Position, &Position),
     q: &Question,
     share: Duration,
     rest: usize,
-    omitted: usize,
-    keys: &[u64],
+    main: &Main,
 ) {
+    let (omitted, keys) = (main.omitted, main.keys);
     if rest == 1 {
         // The line's last move: an alternative mates at once or not at all (no search).
         if next.in_check() && next.legal_move_list().is_empty() {
