@@ -198,7 +198,6 @@ pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report 
     let composed = match &r.outcome {
         Outcome::Mate(l) => Some(l.clone()),
         Outcome::NoMate => {
-            c.report.verdict = Verdict::NoMate;
             c.report.add(Finding::new(
                 FindingKind::NoMate,
                 0,
@@ -206,8 +205,13 @@ pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report 
                 &[],
                 "no mate (proven)",
             ));
-            c.report.time_ms = start.elapsed().as_millis() as u64;
-            return c.report;
+            if opts.solution.is_none() {
+                c.report.verdict = Verdict::NoMate;
+                c.report.time_ms = start.elapsed().as_millis() as u64;
+                return c.report;
+            }
+            // A given line: its questions still show where it fails.
+            None
         }
         Outcome::Unknown(why) => {
             c.report.undecided.push(Undecided::new(
@@ -309,6 +313,9 @@ pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report 
         ));
     }
     c.report.decide();
+    if c.report.of(FindingKind::NoMate).any(|f| f.ply == 0) {
+        c.report.verdict = Verdict::NoMate;
+    }
     c.report.time_ms = start.elapsed().as_millis() as u64;
     c.report
 }
