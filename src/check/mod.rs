@@ -403,52 +403,83 @@ fn ask_questions(
     }
     // Defender plies: the shortest mate after each evasion, the line's own defence first.
     let mut lengths: Vec<(usize, Move, Option<Vec<Move>>)> = vec![];
-    let total = questions.len();
-    for (qi, q) in questions.iter().enumerate() {
-        if c.out_of_time() {
+    // Passes: a question left open by its share is asked again with the time the others left
+    // (the table keeps the work done), until none is open, the time is out, or `PASSES`.
+    const PASSES: usize = 4;
+    let mut pending: Vec<usize> = (0..questions.len()).collect();
+    let mut open: Vec<(usize, Vec<Undecided>)> = vec![];
+    for pass in 0..PASSES {
+        let total = pending.len();
+        let mut again = vec![];
+        for (k, &qi) in pending.iter().enumerate() {
+            let q = &questions[qi];
+            if c.out_of_time() {
+                again.push(qi);
+                continue;
+            }
+            let share = c.share(total - k);
+            let before = c.report.undecided.len();
+            let p = &along[q.ply];
+            let mut next = p.clone();
+            next.do_move(q.alt);
+            let rest = line.len() - q.ply;
+            if p.side_to_move() == attacker {
+                attacker_alternative(
+                    c,
+                    (p, &next),
+                    q,
+                    share,
+                    rest,
+                    &Main {
+                        keys: &keys,
+                        omitted,
+                    },
+                );
+            } else {
+                let r = c.solve(&next, share, None, PostSearch::Composer);
+                match (&r.outcome, exact_mate(&r)) {
+                    (_, Some(l)) => lengths.push((q.ply, q.alt, Some(l))),
+                    (Outcome::NoMate, _) => lengths.push((q.ply, q.alt, None)),
+                    (Outcome::Mate(_), None) | (Outcome::Unknown(_), _) => {
+                        let why = match &r.outcome {
+                            Outcome::Unknown(w) => w.to_string(),
+                            _ => "shortest mate not proven".into(),
+                        };
+                        c.report.undecided.push(Undecided::new(
+                            q.ply,
+                            p,
+                            &[q.alt],
+                            &format!("how long this defence lasts: {why}"),
+                        ));
+                    }
+                }
+            }
+            if c.report.undecided.len() > before {
+                let u = c.report.undecided.split_off(before);
+                open.retain(|(i, _)| *i != qi);
+                open.push((qi, u));
+                again.push(qi);
+            } else {
+                open.retain(|(i, _)| *i != qi);
+            }
+        }
+        log::debug!("check pass {pass}: {} questions open", again.len());
+        pending = again;
+        if pending.is_empty() || c.out_of_time() {
+            break;
+        }
+    }
+    for qi in pending {
+        if let Some((_, u)) = open.iter_mut().find(|(i, _)| *i == qi) {
+            c.report.undecided.append(u);
+        } else {
+            let q = &questions[qi];
             c.report.undecided.push(Undecided::new(
                 q.ply,
                 &along[q.ply],
                 &[q.alt],
                 "no time left",
             ));
-            continue;
-        }
-        let share = c.share(total - qi);
-        let p = &along[q.ply];
-        let mut next = p.clone();
-        next.do_move(q.alt);
-        let rest = line.len() - q.ply;
-        if p.side_to_move() == attacker {
-            attacker_alternative(
-                c,
-                (p, &next),
-                q,
-                share,
-                rest,
-                &Main {
-                    keys: &keys,
-                    omitted,
-                },
-            );
-        } else {
-            let r = c.solve(&next, share, None, PostSearch::Composer);
-            match (&r.outcome, exact_mate(&r)) {
-                (_, Some(l)) => lengths.push((q.ply, q.alt, Some(l))),
-                (Outcome::NoMate, _) => lengths.push((q.ply, q.alt, None)),
-                (Outcome::Mate(_), None) | (Outcome::Unknown(_), _) => {
-                    let why = match &r.outcome {
-                        Outcome::Unknown(w) => w.to_string(),
-                        _ => "shortest mate not proven".into(),
-                    };
-                    c.report.undecided.push(Undecided::new(
-                        q.ply,
-                        p,
-                        &[q.alt],
-                        &format!("how long this defence lasts: {why}"),
-                    ));
-                }
-            }
         }
     }
     let mut var_questions = vec![];
