@@ -6,13 +6,14 @@ in file order, odd length <= MAX_LEN), keeps the first N that the check reports 
 of the kinds below and without open questions (game positions' 駒余り is not counted against a
 base: mate3-11 rows are positions from games, not composed works), and adds one flaw to each:
 
-* 余詰 at a chosen ply: one piece moved from the defender's hand to the attacker's such that, at
+* 余詰 at a chosen ply: one piece moved from the defender's hand to the attacker's (else, put
+  on an empty square as the attacker's, not giving check) such that, at
   an attacker ply of the main line with at least three plies left, a move of the attacker mates at
   once (checked by cshogi: the line still mates, and that move mates in one there; the latest
   such ply is chosen). The check,
   given the original line, must report `alternative` (or `shorter_mate`) at that ply.
 * A longer defence: one piece of the defender's hand put on an empty square (gold, silver,
-  bishop or rook) such that the original line still mates (cshogi) and at its last defender
+  bishop, rook, horse or dragon) such that the original line still mates (cshogi) and at its last defender
   ply some evasion that is no interposition (a king move or a capture) leaves no mate in one
   (brute force with cshogi's legal moves). The check must report `longer_defence` or `no_mate`
   at that ply.
@@ -142,6 +143,35 @@ def flaw_alternative(sfen: str, line: list[str]):
             for mv in legal(b):
                 if mv != line[ply] and mates_in_one(b, mv):
                     return s2, ply, mv
+    # Else an extra attacker piece on the board (taken from the defender's hand), not giving
+    # check at the start.
+    board, _, _, rest = split_sfen(sfen)
+    for ply in range(len(line) - 3, -1, -2):
+        for k in "GSBR":
+            att, dfn = (k, k.lower()) if side == "b" else (k.lower(), k)
+            if h.get(dfn, 0) == 0:
+                continue
+            h2 = dict(h)
+            h2[dfn] -= 1
+            for f, r in squares():
+                nb = place(board, f, r, att)
+                if nb is None:
+                    continue
+                s2 = " ".join([nb, side, write_hand(h2), *(rest or ["1"])])
+                try:
+                    b = cshogi.Board(s2)
+                    b.push_pass()
+                    gives_check = b.is_check()
+                    b.pop_pass()
+                except Exception:
+                    continue
+                if gives_check or b.is_check() or not line_mates(s2, line):
+                    continue
+                for mv in line[:ply]:
+                    b.push_usi(mv)
+                for mv in legal(b):
+                    if mv != line[ply] and mates_in_one(b, mv):
+                        return s2, ply, mv
     return None
 
 
@@ -190,16 +220,16 @@ def flaw_defence(sfen: str, line: list[str]):
     ply = len(line) - 2
     board, side, hand, rest = split_sfen(sfen)
     h = parse_hand(hand)
-    for k in "GSBR":
+    for k in ["G", "S", "B", "R", "+B", "+R"]:
         dfn = k.lower() if side == "b" else k
-        if h.get(dfn, 0) == 0:
+        if h.get(dfn[-1], 0) == 0:
             continue
         for f, r in squares():
             nb = place(board, f, r, dfn)
             if nb is None:
                 continue
             h2 = dict(h)
-            h2[dfn] -= 1
+            h2[dfn[-1]] -= 1
             s2 = " ".join([nb, side, write_hand(h2), *(rest or ["1"])])
             try:
                 b = cshogi.Board(s2)
