@@ -591,6 +591,33 @@ fn ask_questions(
 /// also covers chains of interpositions, each judged after the others are omitted). `None`:
 /// the search did not decide within its share.
 fn useless(c: &mut Checker, pos: &Position, full: &[Move], main: usize) -> Option<bool> {
+    useless_at(c, pos, full, main, 0)
+}
+
+/// An interposition: a drop or a move of a piece other than the king onto a square between the
+/// king and its single checker.
+fn interposes(pos: &Position, e: Move) -> bool {
+    let checkers = pos.checkers();
+    let Some(ksq) = pos.king_square(pos.side_to_move()) else {
+        return false;
+    };
+    !checkers.is_empty()
+        && !checkers.more_than_one()
+        && crate::shogi::attacks::between(ksq, checkers.lsb()).has(e.to())
+        && (e.is_drop() || e.from() != ksq)
+}
+
+/// How many interpositions deep `useless_at` judges chains (each level asks every evasion).
+const CHAIN_DEPTH: u32 = 8;
+
+/// `useless` at recursion `depth` (see `defender_len`).
+fn useless_at(
+    c: &mut Checker,
+    pos: &Position,
+    full: &[Move],
+    main: usize,
+    depth: u32,
+) -> Option<bool> {
     if is_useless_interposition(pos, full) {
         return Some(true);
     }
@@ -629,13 +656,54 @@ fn useless(c: &mut Checker, pos: &Position, full: &[Move], main: usize) -> Optio
     let Ok(without) = setup.position() else {
         return Some(false);
     };
-    let share = c.share(4);
-    let r = c.solve(&without, share, None, PostSearch::Composer);
-    match (exact_mate(&r), &r.outcome) {
-        (Some(l), _) => Some(l.len() <= main),
-        (None, Outcome::NoMate) => Some(false),
-        _ => None,
+    if depth >= CHAIN_DEPTH {
+        return None;
     }
+    defender_len(c, &without, depth + 1).map(|n| n <= main)
+}
+
+/// How long the defender to move at `q` lasts in composer count: the longest of its evasions,
+/// each measured by the engine's composer line after it, where an interposition captured at
+/// once counts only when it is not useless against the longest evasion that is no
+/// interposition (judged by `useless_at`, so chains of interpositions are judged link by
+/// link). `usize::MAX`: some evasion escapes mate. `None`: a search did not decide.
+fn defender_len(c: &mut Checker, q: &Position, depth: u32) -> Option<usize> {
+    let evasions = q.legal_move_list();
+    if evasions.is_empty() {
+        return q.in_check().then_some(0);
+    }
+    let mut lens: Vec<(Vec<Move>, usize)> = vec![];
+    for &e in evasions.as_slice() {
+        let mut next = q.clone();
+        next.do_move(e);
+        let share = c.share(8);
+        let r = c.solve(&next, share, None, PostSearch::Composer);
+        match (exact_mate(&r), &r.outcome) {
+            (Some(l), _) => {
+                let n = 1 + l.len();
+                lens.push((std::iter::once(e).chain(l).collect(), n));
+            }
+            (None, Outcome::NoMate) => return Some(usize::MAX),
+            _ => return None,
+        }
+    }
+    let mut best = lens
+        .iter()
+        .filter(|(f, _)| !interposes(q, f[0]))
+        .map(|x| x.1)
+        .max()
+        .unwrap_or(0);
+    lens.sort_by_key(|x| x.1);
+    for (full, n) in &lens {
+        if *n <= best || !interposes(q, full[0]) {
+            continue;
+        }
+        match useless_at(c, q, full, best, depth)? {
+            true => {}
+            false => best = *n,
+        }
+    }
+    Some(best)
 }
 
 /// The main line as the attacker alternatives see it: the keys of its positions (before each
