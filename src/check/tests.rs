@@ -217,3 +217,63 @@ fn undecided_when_out_of_time() {
     let r = crate::mate::with_search_stack(move || check(&p, &opts, &stop));
     assert_ne!(r.verdict, Verdict::Sound, "{}", r.text());
 }
+
+/// 狭義無駄合 (narrow useless interposition), the example of KomoringHeights issue 8
+/// (github.com/komori-n/KomoringHeights/issues/8, after w.atwiki.jp/mudaai pages/21): with its
+/// intended 11-ply line every interposition on the 1-file (pawn, lance, knight, ... dropped
+/// and captured by the lance, the chain judged link by link) is useless, so no longer defence
+/// is reported.
+#[test]
+fn narrow_useless_interposition_chain() {
+    let sfen = "6p2/8k/9/6P2/8+P/9/9/9/8L b G2r2b3g4s4n3l15p 1";
+    let line = "1e2d 1b2a G*2b 2a2b 3d3c+ 2b2a 1i1b+ 2a1b 2d2c 1b2a 3c2b";
+    assert!(mates(sfen, line));
+    let r = run(sfen, Some(line));
+    assert!(
+        r.of(FindingKind::LongerDefence).next().is_none(),
+        "{}",
+        r.text()
+    );
+    assert!(r.useless_interpositions >= 5, "{}", r.text());
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
+
+/// The second 狭義無駄合 example of KomoringHeights issue 8: the lance's discovered check mates
+/// in one; every interposition between lance and king is captured and useless.
+#[test]
+fn narrow_useless_interposition_mate_in_one() {
+    let r = run("7l1/7pk/9/9/8+P/9/9/9/8L b 2r2b4g4s4n2l16p 1", None);
+    assert_eq!(usi(&r.line), "1e2d", "{}", r.text());
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
+
+/// 例外無駄合 X型 (w.atwiki.jp/mudaai pages/17, example of KomoringHeights issue 8): the
+/// interposition is captured by the checking piece itself with mate at once.
+#[test]
+fn exception_x_type() {
+    let r = run("9/9/9/8k/8B/8+R/9/9/9 b rb4g4s4n4l18p 1", None);
+    assert_eq!(usi(&r.line), "1e3c+", "{}", r.text());
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
+
+/// A pinned defender piece cannot recapture, so the interposition is useless (hkijin/shtsume
+/// issue 15, case A1): ▲５五角 mates in one in composer count.
+#[test]
+fn interposition_covered_only_by_a_pinned_piece() {
+    let r = run("3+R3nk/8p/7P1/9/9/9/9/9/8B b 16p4l3n4s4gbr 1", None);
+    assert_eq!(r.line.len(), 1, "{}", r.text());
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
+
+/// Interpositions by a moved piece that escape (hkijin/shtsume issue 14, 移動合 pattern 1;
+/// no mate per that thread and the shared nomate-curated set):
+/// the rook's move to 1d and the bishop's to 1b are real defences; the position has no mate,
+/// and the check says so rather than calling the lance check a mate.
+#[test]
+fn moved_piece_interposition_is_a_defence() {
+    let r = run(
+        "7lk/7p1/9/+P+PL3r2/+P+P+PN1b3/+P+P+P+P+P+P2p/1L+pNNN3/+R+bgss+P+P2/gggss+P+P1L b - 1",
+        None,
+    );
+    assert_eq!(r.verdict, Verdict::NoMate, "{}", r.text());
+}
