@@ -26,6 +26,7 @@ Examples:
   tsumugi solve \"<SFEN>\"                    solve one position
   tsumugi solve problem.kif --format kif    a KIF/KI2/CSA/SFEN file (UTF-8 or Shift_JIS)
   tsumugi solve --batch list.txt --jobs 2   many positions, JSON lines out
+  tsumugi check problem.kif                 check a composed problem (余詰, defences, 駒余り)
   tsumugi perft 5 startpos                  count move-generation leaves
   tsumugi kikazu --count                    the 40 pieces placed so none attacks another
   'tsumugi <subcommand> --help' shows each one's options."
