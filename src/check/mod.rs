@@ -243,7 +243,18 @@ pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report 
             c.report.solution_given = true;
             l.clone()
         }
-        (None, Some(l)) => l,
+        (None, Some(l)) => {
+            // The engine's composer mode omits only interpositions its static rule sees; the
+            // line is read again with the check's own 無駄合 rule when the time allows.
+            let until = Instant::now() + opts.time / 4;
+            match reread(&mut c, root, &l, until) {
+                Some(better) if better != l => {
+                    c.report.reread = true;
+                    better
+                }
+                _ => l,
+            }
+        }
         (None, None) => {
             c.report.verdict = Verdict::Undecided;
             c.report.time_ms = start.elapsed().as_millis() as u64;
@@ -360,6 +371,75 @@ fn ends_in_useless(c: &mut Checker, root: &Position, line: &[Move]) -> Option<bo
         }
     }
     all
+}
+
+/// The composers' line read again from `root` with the check's 無駄合 rule: the attacker plays
+/// the engine's composer line (`guide`, then the composer line after each chosen defence); at
+/// each defender move every evasion is measured (composer count), useless interpositions (see
+/// `useless`) are dropped, and the defender takes the longest, then the one leaving fewer
+/// spare pieces, then the guide's. The line ends at mate or where only useless interpositions
+/// are left. `None` when a search did not decide or `until` passed.
+fn reread(c: &mut Checker, root: &Position, guide: &[Move], until: Instant) -> Option<Vec<Move>> {
+    let attacker = root.side_to_move();
+    let mut p = root.clone();
+    let mut out = vec![];
+    let mut guide = guide.to_vec();
+    while out.len() < 4 * guide.len() + 64 {
+        if Instant::now() >= until || c.out_of_time() {
+            return None;
+        }
+        if p.side_to_move() == attacker {
+            let m = *guide.first()?;
+            guide.remove(0);
+            out.push(m);
+            p.do_move(m);
+            continue;
+        }
+        let evasions = p.legal_move_list();
+        if evasions.is_empty() {
+            return p.in_check().then_some(out);
+        }
+        let mut cands: Vec<(Vec<Move>, usize)> = vec![];
+        for &e in evasions.as_slice() {
+            let mut next = p.clone();
+            next.do_move(e);
+            let share = c.share(16);
+            let r = c.solve(&next, share, None, PostSearch::Composer);
+            let l = exact_mate(&r)?;
+            let n = 1 + l.len();
+            cands.push((std::iter::once(e).chain(l).collect(), n));
+        }
+        let base = cands
+            .iter()
+            .filter(|(f, _)| !interposes(&p, f[0]))
+            .map(|x| x.1)
+            .max()
+            .unwrap_or(0);
+        let mut kept = vec![];
+        for (full, n) in cands {
+            if interposes(&p, full[0]) && n > base && useless(c, &p, &full, base)? {
+                continue;
+            }
+            if interposes(&p, full[0]) && n <= base && is_useless_interposition(&p, &full) {
+                continue;
+            }
+            kept.push((full, n));
+        }
+        let Some(best) = kept.iter().map(|x| x.1).max() else {
+            // Only useless interpositions are left: the line ends at the check.
+            return Some(out);
+        };
+        let guide_first = guide.first().copied();
+        let pick = kept
+            .into_iter()
+            .filter(|x| x.1 == best)
+            .min_by_key(|(f, _)| (spare_after(&p, f, attacker), Some(f[0]) != guide_first))?;
+        let (full, _) = pick;
+        out.push(full[0]);
+        p.do_move(full[0]);
+        guide = full[1..].to_vec();
+    }
+    None
 }
 
 /// The positions along `line` from `root`, before each ply and after the last.

@@ -196,6 +196,8 @@ pub struct Report {
     pub convention: &'static str,
     /// The line was given (else it is the engine's composer line).
     pub solution_given: bool,
+    /// The engine's composer line was read again with the check's 無駄合 rule and changed.
+    pub reread: bool,
     /// The main line.
     pub line: Vec<Move>,
     /// The main line in Japanese.
@@ -242,6 +244,7 @@ impl Report {
             sfen: root.to_sfen(),
             convention: super::CONVENTION,
             solution_given: false,
+            reread: false,
             line: vec![],
             line_ja: String::new(),
             strict_lower: None,
@@ -298,6 +301,7 @@ impl Report {
             "convention": self.convention,
             "verdict": self.verdict.key(),
             "solution_given": self.solution_given,
+            "reread": self.reread,
             "line": usi(&self.line),
             "line_ja": self.line_ja,
             "length": self.line.len(),

@@ -277,3 +277,26 @@ fn moved_piece_interposition_is_a_defence() {
     );
     assert_eq!(r.verdict, Verdict::NoMate, "{}", r.text());
 }
+
+/// Without a given line, the engine's composer line is read again with the check's 無駄合
+/// rule: the KomoringHeights issue 8 chain gives the composers' 11-ply line (the engine's
+/// static rule alone keeps an interposition as the defence and shows 15 plies).
+#[test]
+fn engine_line_reread() {
+    let r = run("6p2/8k/9/6P2/8+P/9/9/9/8L b G2r2b3g4s4n3l15p 1", None);
+    assert_eq!(r.line.len(), 11, "{}", r.text());
+    assert!(mates(
+        "6p2/8k/9/6P2/8+P/9/9/9/8L b G2r2b3g4s4n3l15p 1",
+        &usi(&r.line)
+    ));
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
+
+/// sugyan/tsumeshogi-solver issue 20: ▲３九金 △１九玉 ▲１七飛 is the composers' answer; the
+/// interpositions left at the end are useless, so the line ends there and is sound.
+#[test]
+fn useless_interpositions_at_the_end() {
+    let r = run("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", None);
+    assert_eq!(usi(&r.line), "G*3i 2h1i 3g1g", "{}", r.text());
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
