@@ -103,3 +103,18 @@ def test_rules_tricky_futile_rows():
         assert code in (0, 1, 3), d
         assert d["verdict"] in ("sound", "flawed", "undecided", "nomate"), d
         assert_findings_replay(d)
+
+
+def test_kif_file_moves_are_the_solution(tmp_path):
+    """A KIF file with moves (here tsumugi's own KIF answer) is checked with its moves as the
+    intended line; the line replays to mate with cshogi."""
+    sfen = "8k/9/9/9/6S2/9/9/9/9 b RL 1"
+    kif = subprocess.run([str(engine_path()), "solve", sfen, "--format", "kif",
+                          "--hash-mb", "16"], capture_output=True, timeout=60).stdout
+    f = tmp_path / "p.kif"
+    f.write_bytes(kif)
+    code, d = check(str(f))
+    assert d["solution_given"] is True, d
+    assert d["sfen"].split()[:3] == sfen.split()[:3]
+    assert verify_mate_line(sfen, d["line"])[0], d["line"]
+    assert code in (0, 1, 3)
