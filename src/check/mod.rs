@@ -81,8 +81,26 @@ struct Question {
 struct Checker<'a> {
     solver: Solver,
     stop: &'a AtomicBool,
+    start: Instant,
     deadline: Instant,
     report: Report,
+    /// Called every `PROGRESS_EVERY` with what is done so far.
+    progress: &'a mut dyn FnMut(&Progress),
+    last_progress: Instant,
+}
+
+/// How often the progress callback is called.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// What a running check has done so far (for a progress line).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Time since the check started.
+    pub elapsed: Duration,
+    /// Searches run.
+    pub searches: u64,
+    /// Findings so far.
+    pub findings: usize,
 }
 
 impl Checker<'_> {
@@ -110,6 +128,14 @@ impl Checker<'_> {
         self.report.searches += 1;
         let r = self.solver.solve(pos, &limits, self.stop, &mut |_| {});
         self.report.nodes += r.stats.nodes;
+        if self.last_progress.elapsed() >= PROGRESS_EVERY {
+            self.last_progress = Instant::now();
+            (self.progress)(&Progress {
+                elapsed: self.start.elapsed(),
+                searches: self.report.searches,
+                findings: self.report.findings.len(),
+            });
+        }
         r
     }
 
@@ -177,12 +203,25 @@ pub fn parse_solution(pos: &Position, text: &str) -> Result<Vec<Move>, String> {
 /// left is reported undecided). Runs searches: call it on a thread with a large stack
 /// (`mate::with_search_stack`), as `Solver::solve` needs.
 pub fn check(root: &Position, opts: &CheckOptions, stop: &AtomicBool) -> Report {
+    check_with_progress(root, opts, stop, &mut |_| {})
+}
+
+/// [`check`], calling `progress` every few seconds with what is done so far.
+pub fn check_with_progress(
+    root: &Position,
+    opts: &CheckOptions,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Report {
     let start = Instant::now();
     let mut c = Checker {
         solver: Solver::new(opts.hash_mb),
         stop,
+        start,
         deadline: start + opts.time,
         report: Report::new(root),
+        progress,
+        last_progress: start,
     };
     c.solver.set_threads(1);
     let attacker = root.side_to_move();

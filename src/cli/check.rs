@@ -4,7 +4,7 @@
 use super::args::{usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
 use super::output::{note, say};
 use super::solve::{install_signal_handler, read_position, EXIT_INTERRUPTED, STOP};
-use crate::check::{check, parse_solution, CheckOptions, Verdict};
+use crate::check::{check_with_progress, parse_solution, CheckOptions, Verdict};
 use crate::record;
 use crate::shogi::{Move, Position};
 use std::path::Path;
@@ -60,7 +60,18 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
         variations: !args.no_variations,
     };
     install_signal_handler();
-    let report = crate::mate::with_search_stack(move || check(&pos, &opts, &STOP));
+    let budget = opts.time;
+    let report = crate::mate::with_search_stack(move || {
+        check_with_progress(&pos, &opts, &STOP, &mut |p| {
+            note(format_args!(
+                "... {:.0} s of {:.0} s: {} searches, {} findings so far",
+                p.elapsed.as_secs_f64(),
+                budget.as_secs_f64(),
+                p.searches,
+                p.findings
+            ))
+        })
+    });
     match args.format {
         CheckFormat::Text => say(report.text()),
         CheckFormat::Json => say(report.json()),
