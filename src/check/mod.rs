@@ -9,19 +9,24 @@
 //! How the questions are asked (all lengths in plies, counted strictly: every legal defence,
 //! useless interpositions included, unless said otherwise):
 //! - The problem: the shortest mate from the root (strict bounds), and the composers' line
-//!   (`PostSearch::Composer`) when no solution is given.
+//!   (`PostSearch::Composer`) when no solution is given, read again with the 無駄合 rule below
+//!   (`reread`).
 //! - 余詰 at attacker ply i (the main line has `r` plies left there): every other check `c` is
-//!   played and the position after it solved with a length limit of `r - 1` (the composer
-//!   count of the main line's rest, which is never above its strict count, so a mate found is
-//!   a 余詰 in either count). A mate whose line passes through a later position of the main
-//!   line is a transposition (手順前後 / 迂回) and reported apart; a check that mates at once
-//!   where the main line's last move does is 最終手余詰, reported apart (tolerated).
-//! - At defender ply i every legal evasion `e` (the line's own included) is solved for its
-//!   shortest mate. A useless interposition (無駄合, `mate::is_useless_interposition` on `e`
-//!   and its line) is not a defence. An evasion that lasts longer than the line's defence (or
-//!   has no mate) makes the line's defence wrong (早詰 of the given line, or 不詰); one of
-//!   equal length is 変同, and one of equal length that leaves the attacker fewer spare pieces
-//!   is the better defence by the 駒余り tie-break.
+//!   played and the position after it solved with a length limit of `r - 1` plus the plies the
+//!   engine's composer count omitted (a mate within `r - 1` is 余詰 in either count; one only
+//!   within the larger limit is undecided). A mate whose line passes through a later position
+//!   of the main line is a transposition (手順前後 / 迂回) and reported apart; a check that mates
+//!   at once where the main line's last move does is 最終手余詰, reported apart (tolerated).
+//! - At defender ply i every legal evasion `e` (the line's own included) is solved, its length
+//!   taken in composer count (the engine's composer line after it). A useless interposition
+//!   (無駄合: the static rule `mate::is_useless_interposition`, else `useless`: captured at once,
+//!   the defender is still mated as soon without the captured piece, chains judged link by
+//!   link) is not a defence. An evasion that lasts longer than the line's defence (or has no
+//!   mate) makes the line's defence wrong (早詰 of the given line, or 不詰); one of equal length
+//!   is 変同, and one of equal length that leaves the attacker fewer spare pieces is the better
+//!   defence by the 駒余り tie-break.
+//! - Questions left open by their share are asked again, up to four passes, with the time the
+//!   others left.
 //! - 駒余り: attacker pieces in hand at the end of the main line.
 //! - 変化別詰: in a shorter variation (an evasion off the main line), another first check of
 //!   the attacker that also mates within the variation's length (one level off the line).
