@@ -26,6 +26,7 @@ Examples:
   tsumugi solve \"<SFEN>\"                    solve one position
   tsumugi solve problem.kif --format kif    a KIF/KI2/CSA/SFEN file (UTF-8 or Shift_JIS)
   tsumugi solve --batch list.txt --jobs 2   many positions, JSON lines out
+  tsumugi check problem.kif                 check a composed problem (余詰, defences, 駒余り)
   tsumugi perft 5 startpos                  count move-generation leaves
   tsumugi kikazu --count                    the 40 pieces placed so none attacks another
   'tsumugi <subcommand> --help' shows each one's options."
@@ -54,6 +55,57 @@ pub enum Command {
     /// Place pieces so that none attacks another (利かずの駒並べ): count, first or all.
     #[command(help_template = HELP)]
     Kikazu(KikazuArgs),
+    /// Check a composed problem: 余詰, longest defences, 駒余り, 変同, 変化別詰.
+    #[command(help_template = HELP)]
+    Check(CheckArgs),
+}
+
+/// `--format` of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// The report for people.
+    Text,
+    /// One JSON object (documented in README.md).
+    Json,
+}
+
+/// `tsumugi check`.
+#[derive(Args, Debug)]
+#[command(
+    about = "Check a composed problem: 余詰, longest defences, 駒余り, 変同, 変化別詰.",
+    after_help = "\
+The problem is a SFEN, a file (KIF/KI2/CSA/SFEN; its moves, if any, are the intended solution)
+or '-'. Without --solution (or moves in the file) the intended line is the engine's composer
+line. Each question (another check at an attacker move, another defence at a defender move)
+gets a share of --time-ms; what a search could not decide in its share is reported undecided,
+never as sound. The convention applied is named in the report (docs/composer-rules.md).
+
+Exit status: 0 sound, 1 flawed or no mate, 3 undecided, 2 bad arguments, 130 interrupted."
+)]
+pub struct CheckArgs {
+    /// The problem: SFEN words, a file path, or '-' (standard input).
+    #[arg(value_name = "SFEN|FILE|-")]
+    pub position: Vec<String>,
+    /// The problem as SFEN (one argument or several words).
+    #[arg(long, value_name = "SFEN", num_args = 1.., conflicts_with = "position")]
+    pub sfen: Option<Vec<String>>,
+    /// The intended solution, USI moves from the problem (\"2b2a+ 3a2a G*2b\").
+    #[arg(long, value_name = "MOVES")]
+    pub solution: Option<String>,
+    /// Time budget of the whole check in milliseconds, shared among its questions.
+    #[arg(long, value_name = "T", default_value_t = 60_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_ms: u64,
+    /// Transposition table size in MB.
+    #[arg(long, value_name = "M", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub hash_mb: u64,
+    /// How the report is written.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub format: CheckFormat,
+    /// Skip the search for 変化別詰 in the variations.
+    #[arg(long)]
+    pub no_variations: bool,
 }
 
 /// `--post-search`.

@@ -13,12 +13,14 @@
 //!   resumable and shardable.
 //! * [`bench`](mod@bench): `tsumugi bench`, the built-in positions and their node signature.
 //! * [`rules`]: `tsumugi perft` and `tsumugi moves`, the move generator from the command line.
+//! * [`check`](mod@check): `tsumugi check`, a composed problem checked (余詰, defences).
 //! * [`kikazu`](mod@kikazu): `tsumugi kikazu`, the 利かずの駒並べ puzzle.
 
 pub mod args;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod batch;
 pub mod bench;
+pub mod check;
 pub mod kikazu;
 pub mod output;
 pub mod rules;
@@ -44,5 +46,6 @@ pub fn run(args: &[String]) -> ExitCode {
         Some(Command::Moves(a)) => rules::cmd_moves(a),
         Some(Command::Bench(a)) => bench::cmd_bench(a),
         Some(Command::Kikazu(a)) => kikazu::cmd_kikazu(a),
+        Some(Command::Check(a)) => check::cmd_check(a),
     }
 }

@@ -20,7 +20,7 @@ mod tt;
 mod value;
 
 pub use dfpn::Threshold;
-pub use line::{verify as verify_mate_line, verify_composed};
+pub use line::{is_useless_interposition, verify as verify_mate_line, verify_composed};
 pub use result::{MateStatus, Outcome, Progress, SearchResult, Stats, UnknownReason};
 
 use crate::shogi::Position;

@@ -18,7 +18,7 @@ use crate::shogi::{Color, Move, Position};
 /// Not covered: interpositions the attacker does not capture at once, pieces that are dropped
 /// and captured back later in the line (counted as "still spare"), and the composers' finer
 /// distinctions (e.g. an interposition that changes the attacker's best continuation).
-pub(crate) fn is_useless_interposition(pos: &Position, rest: &[Move]) -> bool {
+pub fn is_useless_interposition(pos: &Position, rest: &[Move]) -> bool {
     if rest.len() < 2 {
         return false;
     }

@@ -20,6 +20,7 @@ mod verify;
 mod walk;
 
 pub(crate) use compose::compose;
+pub use compose::is_useless_interposition;
 pub(crate) use minimax::read_minimax;
 pub(crate) use shortcut::shorten;
 pub use verify::{verify, verify_composed};

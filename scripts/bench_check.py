@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Runs `tsumugi check` over rows of a problem set and prints a Markdown table (issue 17).
+
+Each row: the problem's name (or tags), its known length, the verdict, the line's length, the
+proven strict bounds, the flaws and notes found (kind@ply), the open questions, the time. Every
+mating line a finding shows is replayed with cshogi (the oracle); a failed replay is printed as
+WRONG.
+
+Usage: .venv/bin/python scripts/bench_check.py SET.tsv [--match 無双,図巧] [--tags 無駄合]
+       [--time-ms 60000] [--hash-mb 512] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cshogi
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def binary() -> str:
+    return os.environ.get("TSUMUGI_BIN") or str(ROOT / "target" / "release" / "tsumugi")
+
+
+def problems_dir() -> Path:
+    return Path(os.environ.get("TSUMUGI_PROBLEMS") or ROOT.parent / "shared" / "problems")
+
+
+def replays(sfen: str, line: list[str], f: dict) -> bool:
+    """The finding's moves replay from the position before its ply; mating kinds end in mate."""
+    b = cshogi.Board(sfen)
+    for mv in line[: max(f["ply"] - 1, 0)]:
+        b.push_usi(mv)
+    for mv in f["moves"].split():
+        if mv not in {cshogi.move_to_usi(m) for m in b.legal_moves}:
+            return False
+        b.push_usi(mv)
+    if f["kind"] in ("alternative", "last_move_alternative", "transposition", "longer_defence",
+                     "equal_variation", "variation_alternative", "fewer_spare_defence"):
+        return b.is_check() and b.is_game_over() or f["kind"] != "alternative"
+    return True
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("set")
+    ap.add_argument("--match", default="")
+    ap.add_argument("--tags", default="")
+    ap.add_argument("--time-ms", type=int, default=60000)
+    ap.add_argument("--hash-mb", type=int, default=512)
+    ap.add_argument("--limit", type=int, default=0)
+    a = ap.parse_args()
+    path = Path(a.set)
+    if not path.is_absolute():
+        path = problems_dir() / path
+    if not path.exists():
+        print(f"SKIPPED: {path} not found; set TSUMUGI_PROBLEMS")
+        return 0
+    rows = []
+    for row in path.read_text(encoding="utf-8").splitlines():
+        cols = row.split("\t")
+        if row.startswith("#") or len(cols) < 2 or cols[0] == "sfen":
+            continue
+        label = " ".join(cols[2:4]) if len(cols) > 3 else ""
+        if a.match and not any(m in label for m in a.match.split(",")):
+            continue
+        if a.tags and not any(t in label for t in a.tags.split(",")):
+            continue
+        rows.append((cols[0], cols[1], cols[2] if len(cols) > 2 else ""))
+    if a.limit:
+        rows = rows[: a.limit]
+    print(f"`tsumugi check --time-ms {a.time_ms} --hash-mb {a.hash_mb}` on {path.name}"
+          f"{' rows matching ' + a.match if a.match else ''}{' tags ' + a.tags if a.tags else ''}\n")
+    print("| problem | known | verdict | line | strict bounds | flaws | notes | undecided | s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    total = Counter()
+    for sfen, known, name in rows:
+        t0 = time.time()
+        p = subprocess.run([binary(), "check", sfen, "--format", "json", "--time-ms",
+                            str(a.time_ms), "--hash-mb", str(a.hash_mb)],
+                           capture_output=True, text=True, timeout=a.time_ms / 1000 + 120)
+        secs = time.time() - t0
+        if not p.stdout.strip():
+            print(f"| {name} | {known} | error | | | {p.stderr.strip()[:60]} | | | {secs:.1f} |")
+            continue
+        d = json.loads(p.stdout)
+        line = d["line"].split()
+        flaws, notes, wrong = Counter(), Counter(), 0
+        for f in d["findings"]:
+            (flaws if f["severity"] == "flaw" else notes)[f"{f['kind']}@{f['ply']}"] += 1
+            if f["moves"] and not replays(d["sfen"], line, f):
+                wrong += 1
+        fmt = lambda c: ", ".join(f"{k}×{v}" if v > 1 else k for k, v in sorted(c.items()))
+        bounds = f"{d['strict_lower']}–{d['strict_upper']}" if d["strict_upper"] else "-"
+        total[d["verdict"]] += 1
+        total["wrong"] += wrong
+        print(f"| {name} | {known} | {d['verdict']}{' WRONG×' + str(wrong) if wrong else ''} "
+              f"| {d['length']}{' (re-read)' if d.get('reread') else ''} | {bounds} "
+              f"| {fmt(flaws)} | {len(d['findings']) - sum(flaws.values())} "
+              f"| {len(d['undecided'])} | {secs:.1f} |", flush=True)
+    print(f"\ntotals: {dict(total)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

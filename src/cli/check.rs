@@ -1,0 +1,87 @@
+//! `tsumugi check`: check a composed problem (余詰, longest defences, 駒余り, variations) and
+//! write the report as text or JSON (see [`crate::check`]).
+
+use super::args::{usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
+use super::output::{note, say};
+use super::solve::{install_signal_handler, read_position, EXIT_INTERRUPTED, STOP};
+use crate::check::{check_with_progress, parse_solution, CheckOptions, Verdict};
+use crate::record;
+use crate::shogi::{Move, Position};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The problem and, from a record file with moves (KIF, CSA, SFEN `moves`), its solution.
+fn read_problem(args: &CheckArgs) -> Result<(Position, Option<Vec<Move>>), String> {
+    if args.sfen.is_none() && args.position.len() == 1 && Path::new(&args.position[0]).is_file() {
+        let path = Path::new(&args.position[0]);
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let rec = record::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let start = Position::from_sfen(&rec.start.to_sfen()).unwrap_or(rec.start.clone());
+        let moves = (!rec.moves.is_empty()).then(|| rec.moves.clone());
+        return Ok((start, moves));
+    }
+    read_position(&args.position, &args.sfen).map(|p| (p, None))
+}
+
+/// `tsumugi check [options] <problem>`.
+pub fn cmd_check(args: CheckArgs) -> ExitCode {
+    const SUB: &str = "check";
+    if args.position.is_empty() && args.sfen.is_none() {
+        return usage_error(SUB, "check needs a problem (SFEN, a file or '-')");
+    }
+    let (pos, from_file) = match read_problem(&args) {
+        Ok(p) => p,
+        Err(e) => {
+            note(format_args!(
+                "error: {e}\nhint: 'tsumugi check --help' says what a problem may be"
+            ));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let solution = match &args.solution {
+        Some(text) => match parse_solution(&pos, text) {
+            Ok(l) if l.is_empty() => {
+                return usage_error(SUB, "--solution is empty");
+            }
+            Ok(l) => Some(l),
+            Err(e) => {
+                note(format_args!("error: --solution: {e}"));
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+        None => from_file,
+    };
+    let opts = CheckOptions {
+        solution,
+        time: Duration::from_millis(args.time_ms),
+        hash_mb: args.hash_mb as usize,
+        variations: !args.no_variations,
+    };
+    install_signal_handler();
+    let budget = opts.time;
+    let report = crate::mate::with_search_stack(move || {
+        check_with_progress(&pos, &opts, &STOP, &mut |p| {
+            note(format_args!(
+                "... {:.0} s of {:.0} s: {} searches, {} findings so far",
+                p.elapsed.as_secs_f64(),
+                budget.as_secs_f64(),
+                p.searches,
+                p.findings
+            ))
+        })
+    });
+    match args.format {
+        CheckFormat::Text => say(report.text()),
+        CheckFormat::Json => say(report.json()),
+    }
+    if STOP.load(Ordering::SeqCst) {
+        return ExitCode::from(EXIT_INTERRUPTED);
+    }
+    match report.verdict {
+        Verdict::Sound => ExitCode::SUCCESS,
+        Verdict::Flawed | Verdict::NoMate => ExitCode::from(1),
+        Verdict::Undecided => ExitCode::from(3),
+    }
+}
