@@ -303,26 +303,21 @@ def main() -> int:
             counts["unchanged_sound"] += 1
         row = {"set": name, "sfen": sfen, "line": base["line"], "base": base["verdict"],
                "base_kinds": sorted(kinds)}
-        alt = flaw_alternative(sfen, line)
-        if alt:
-            s2, ply, mv = alt
-            counts["alt_made"] += 1
+        # Each flaw: its builder, the report kinds that name it, and its row/count keys.
+        for build, kinds_named, key, count in (
+                (flaw_alternative, ("alternative", "shorter_mate"), "alternative", "alt"),
+                (flaw_defence, ("longer_defence", "no_mate"), "defence", "def")):
+            made = build(sfen, line)
+            if not made:
+                continue
+            s2, ply, mv = made
+            counts[f"{count}_made"] += 1
             r = check(s2, " ".join(line), a.time_ms)
-            named = any(f["kind"] in ("alternative", "shorter_mate") and f["ply"] == ply + 1
+            named = any(f["kind"] in kinds_named and f["ply"] == ply + 1
                         for f in r["findings"])
-            counts["alt_named"] += named
-            row["alternative"] = {"sfen": s2, "ply": ply + 1, "move": mv, "named": named,
-                                  "verdict": r["verdict"]}
-        dfn = flaw_defence(sfen, line)
-        if dfn:
-            s2, ply, e = dfn
-            counts["def_made"] += 1
-            r = check(s2, " ".join(line), a.time_ms)
-            named = any(f["kind"] in ("longer_defence", "no_mate") and f["ply"] == ply + 1
-                        for f in r["findings"])
-            counts["def_named"] += named
-            row["defence"] = {"sfen": s2, "ply": ply + 1, "move": e, "named": named,
-                              "verdict": r["verdict"]}
+            counts[f"{count}_named"] += named
+            row[key] = {"sfen": s2, "ply": ply + 1, "move": mv, "named": named,
+                        "verdict": r["verdict"]}
         rows.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
     counts["seconds"] = round(time.time() - t0, 1)

@@ -264,52 +264,29 @@ impl Minimax {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mate::dfpn::Threshold;
-    use crate::mate::line::verify;
-    use crate::mate::{Limits, PostSearch, Solver};
-    use std::sync::atomic::AtomicBool;
+    use crate::mate::line::{verify, with_detour_proven};
 
     /// The reading stores what it proves: a root whose table proof claims 99 plies (true, but
     /// loose) reads as the 5-ply line its children's proofs force, and afterwards the table
     /// holds the root proven within 5 (the shortcut passes test their leaves against stored
-    /// lengths). The position is the shortcut test's: mate in 3, the check G*3b mates in 5.
+    /// lengths).
     #[test]
     fn a_reading_stores_the_lengths_it_proves() {
-        let root = Position::from_sfen("9/7k1/6R2/9/9/9/9/9/9 b GS 1").unwrap();
-        let detour = Move::from_usi("G*3b").unwrap();
-        let mut solver = Solver::new(1);
-        let limits = Limits {
-            post_search: PostSearch::None,
-            ..Limits::default()
-        };
-        let stop = AtomicBool::new(false);
-        let mut progress = |_: &crate::mate::Progress| {};
-        let attacker = root.side_to_move();
-        let mut s = Search::new(
-            &solver.tt,
-            &mut solver.scratch,
-            &root,
-            attacker,
-            &limits,
-            &stop,
-            &mut progress,
-            Threshold::default(),
-        );
-        let r = s.prove_at(&root, &[], Some(detour), u32::MAX);
-        assert_eq!(r.v.pn, 0, "G*3b mates");
-        s.store_proof(&root, 99, detour, 1);
-        assert_eq!(s.stored(&root).len, 99);
-        let line = read_minimax(&mut s, &root, 10_000).unwrap();
-        verify(&root, &line, attacker).unwrap();
-        assert_eq!(line[0], detour);
-        assert_eq!(s.stored(&root).len as usize, line.len(), "{line:?}");
-        // Every attacker position of the line is stored within its remainder.
-        let mut pos = root.clone();
-        for (i, &m) in line.iter().enumerate() {
-            if i % 2 == 0 {
-                assert!(s.stored(&pos).len as usize <= line.len() - i, "ply {i}");
+        with_detour_proven(|s, root, detour| {
+            s.store_proof(root, 99, detour, 1);
+            assert_eq!(s.stored(root).len, 99);
+            let line = read_minimax(s, root, 10_000).unwrap();
+            verify(root, &line, s.attacker()).unwrap();
+            assert_eq!(line[0], detour);
+            assert_eq!(s.stored(root).len as usize, line.len(), "{line:?}");
+            // Every attacker position of the line is stored within its remainder.
+            let mut pos = root.clone();
+            for (i, &m) in line.iter().enumerate() {
+                if i % 2 == 0 {
+                    assert!(s.stored(&pos).len as usize <= line.len() - i, "ply {i}");
+                }
+                pos.do_move(m);
             }
-            pos.do_move(m);
-        }
+        });
     }
 }

@@ -25,3 +25,36 @@ pub(crate) use minimax::read_minimax;
 pub(crate) use shortcut::shorten;
 pub use verify::{verify, verify_composed};
 pub(crate) use walk::{defences_longest, walk, Target};
+
+/// Test set-up shared by the readers' tests: mate in 3 (checked by brute force with cshogi)
+/// where the check G*3b only mates in 5. Runs `f` with a one-thread search over a fresh table
+/// in which only the position after G*3b has been proven, the root, and G*3b.
+#[cfg(test)]
+pub(crate) fn with_detour_proven<T>(
+    f: impl FnOnce(&mut super::dfpn::Search, &crate::shogi::Position, crate::shogi::Move) -> T,
+) -> T {
+    use crate::mate::{Limits, PostSearch, Solver};
+    use crate::shogi::{Move, Position};
+    let root = Position::from_sfen("9/7k1/6R2/9/9/9/9/9/9 b GS 1").unwrap();
+    let detour = Move::from_usi("G*3b").unwrap();
+    let mut solver = Solver::new(1);
+    let limits = Limits {
+        post_search: PostSearch::None,
+        ..Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut progress = |_: &crate::mate::Progress| {};
+    let mut s = super::dfpn::Search::new(
+        &solver.tt,
+        &mut solver.scratch,
+        &root,
+        root.side_to_move(),
+        &limits,
+        &stop,
+        &mut progress,
+        super::dfpn::Threshold::default(),
+    );
+    let r = s.prove_at(&root, &[], Some(detour), u32::MAX);
+    assert_eq!(r.v.pn, 0, "G*3b mates");
+    f(&mut s, &root, detour)
+}

@@ -189,60 +189,41 @@ impl Look<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mate::dfpn::Threshold;
-    use crate::mate::line::{read_minimax, verify};
-    use crate::mate::{Limits, PostSearch, Solver};
-    use std::sync::atomic::AtomicBool;
+    use crate::mate::line::{read_minimax, verify, with_detour_proven};
 
-    /// Mate in 3 (checked by brute force with cshogi), but the check G*3b only mates in 5.
-    /// With the table knowing just the G*3b proof, the minimax reading gives a line of at
-    /// least 5 plies; one pass finds the 3-ply mate (two plies of search from the root, then a
-    /// mate in one) and stores it, and the reading then gives 3 plies.
+    /// Mate in 3, but the check G*3b only mates in 5. With the table knowing just the G*3b
+    /// proof, the minimax reading gives a line of at least 5 plies; one pass finds the 3-ply
+    /// mate (two plies of search from the root, then a mate in one) and stores it, and the
+    /// reading then gives 3 plies.
     #[test]
     fn a_pass_finds_a_shorter_mate_the_table_did_not_hold() {
-        let root = Position::from_sfen("9/7k1/6R2/9/9/9/9/9/9 b GS 1").unwrap();
-        let detour = Move::from_usi("G*3b").unwrap();
-        let mut solver = Solver::new(1);
-        let limits = Limits {
-            post_search: PostSearch::None,
-            ..Limits::default()
-        };
-        let stop = AtomicBool::new(false);
-        let mut progress = |_: &crate::mate::Progress| {};
-        let attacker = root.side_to_move();
-        let mut s = Search::new(
-            &solver.tt,
-            &mut solver.scratch,
-            &root,
-            attacker,
-            &limits,
-            &stop,
-            &mut progress,
-            Threshold::default(),
-        );
-        let r = s.prove_at(&root, &[], Some(detour), u32::MAX);
-        assert_eq!(r.v.pn, 0, "G*3b mates");
-        let mut after = root.clone();
-        after.do_move(detour);
-        s.store_proof(&root, r.v.len + 1, detour, 1);
-        let long = read_minimax(&mut s, &root, 10_000).unwrap();
-        verify(&root, &long, attacker).unwrap();
-        assert!(long.len() >= 5 && long[0] == detour, "{long:?}");
+        with_detour_proven(|s, root, detour| {
+            let attacker = s.attacker();
+            let r = s.stored(&{
+                let mut after = root.clone();
+                after.do_move(detour);
+                after
+            });
+            s.store_proof(root, r.len + 1, detour, 1);
+            let long = read_minimax(s, root, 10_000).unwrap();
+            verify(root, &long, attacker).unwrap();
+            assert!(long.len() >= 5 && long[0] == detour, "{long:?}");
 
-        // With a budget of one position the pass gives up at once and stores nothing.
-        let spent = shorten(&mut s, &root, &long, 4, 1);
-        assert!(spent.exhausted && spent.improved == 0, "{spent:?}");
-        assert!(s.stored(&root).len >= 5);
-        let pass = shorten(&mut s, &root, &long, 4, usize::MAX);
-        assert!(
-            pass.improved >= 1 && !pass.stopped && !pass.exhausted,
-            "{pass:?}"
-        );
-        assert_eq!(s.stored(&root).len, 3);
-        let short = read_minimax(&mut s, &root, 10_000).unwrap();
-        verify(&root, &short, attacker).unwrap();
-        assert_eq!(short.len(), 3, "{short:?}");
-        // Nothing shorter than the minimum can be found: a second pass improves nothing.
-        assert_eq!(shorten(&mut s, &root, &short, 4, usize::MAX).improved, 0);
+            // With a budget of one position the pass gives up at once and stores nothing.
+            let spent = shorten(s, root, &long, 4, 1);
+            assert!(spent.exhausted && spent.improved == 0, "{spent:?}");
+            assert!(s.stored(root).len >= 5);
+            let pass = shorten(s, root, &long, 4, usize::MAX);
+            assert!(
+                pass.improved >= 1 && !pass.stopped && !pass.exhausted,
+                "{pass:?}"
+            );
+            assert_eq!(s.stored(root).len, 3);
+            let short = read_minimax(s, root, 10_000).unwrap();
+            verify(root, &short, attacker).unwrap();
+            assert_eq!(short.len(), 3, "{short:?}");
+            // Nothing shorter than the minimum can be found: a second pass improves nothing.
+            assert_eq!(shorten(s, root, &short, 4, usize::MAX).improved, 0);
+        });
     }
 }
