@@ -132,13 +132,24 @@ impl Solver {
         if hash_mb != self.tt.size_mb() {
             self.tt = tt::Table::new(hash_mb);
             self.last = None;
+            self.forget_repetitions();
         }
     }
 
-    /// Empties the table.
+    /// Empties the table (and the searches' remembered repetition failures).
     pub fn clear(&mut self) {
         self.last = None;
         self.tt.clear();
+        self.forget_repetitions();
+    }
+
+    /// Every search buffer forgets its repetition failures, which were found with the table's
+    /// results and go with them.
+    fn forget_repetitions(&mut self) {
+        self.scratch.forget();
+        for s in &mut self.helper_scratch {
+            s.forget();
+        }
     }
 
     /// Table occupancy in permille.

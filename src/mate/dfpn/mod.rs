@@ -63,6 +63,11 @@ impl Scratch {
             path: path::PathBuffers::new(),
         }
     }
+
+    /// Forgets the repetition failures remembered for paths (see `path::PathBuffers::forget`).
+    pub(crate) fn forget(&mut self) {
+        self.path.forget();
+    }
 }
 
 /// A finished (or interrupted) node: its value, and for a failure that holds on the current
