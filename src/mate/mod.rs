@@ -263,7 +263,7 @@ pub const MAX_THREADS: usize = 256;
 
 /// The default number of search threads (USI `Threads`, `solve --threads`): the machine's
 /// available parallelism, capped at 8. Past a few threads a shared-table df-pn gains little and
-/// each thread costs its own buffers (about 11 MB) and table traffic; a user with more cores can
+/// each thread costs its own buffers (about 18 MB) and table traffic; a user with more cores can
 /// still ask for them.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))

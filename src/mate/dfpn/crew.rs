@@ -19,8 +19,8 @@
 //! start (`Search::prove`, `Search::prove_at`) starts the helpers on the same position.
 //!
 //! Memory: each helper has its own `Scratch`, kept by the solver across solves: the repetition
-//! table (8 MB), the path filter and the child arena (about 2 MB, more only if a path of
-//! thousands of plies outgrows it), so about 11 MB a helper; and a search stack reserved like
+//! table (16 MB), the path and repetition filters (192 KB) and the child arena (about 2 MB,
+//! more only if a path of thousands of plies outgrows it), so about 18 MB a helper; and a search stack reserved like
 //! the main thread's (virtual memory, touched only as deep as the search goes: a few MB on the
 //! longest problems).
 
