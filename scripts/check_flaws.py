@@ -410,7 +410,9 @@ def flaw_alternative(sfen: str, line: list[str], plies: list[int], deadline: flo
 
 
 def is_king_move(b: cshogi.Board, m: int) -> bool:
-    return cshogi.piece_to_piece_type(b.piece(cshogi.move_from(m))) == cshogi.KING
+    # A drop's "from" is no square (cshogi encodes the piece there): never a king move.
+    return not cshogi.move_is_drop(m) and \
+        cshogi.piece_to_piece_type(b.piece(cshogi.move_from(m))) == cshogi.KING
 
 
 def captures(b: cshogi.Board, m: int) -> bool:
