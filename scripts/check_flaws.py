@@ -1,25 +1,36 @@
 #!/usr/bin/env python3
 """Constructed flaws for `tsumugi check` (issue 17, "must show").
 
-Takes sound short problems from the shared sets (rules-tricky.tsv rows, then mate3-11.tsv rows,
-in file order, odd length <= MAX_LEN), keeps the first N that the check reports without a flaw
-of the kinds below and without open questions (game positions' 駒余り is not counted against a
-base: mate3-11 rows are positions from games, not composed works), and adds one flaw to each:
+Bases: composed problems first (rules-tricky.tsv rows, famous.tsv rows of at most MAX_LEN plies),
+then mate3-11.tsv rows, odd length 3..MAX_LEN, in file order. A row is a base when the check
+(given no line) reports it `sound`; the first N such rows are kept. Rows it reports flawed,
+undecided or 不詰 are counted and skipped.
 
-* 余詰 at a chosen ply: one piece moved from the defender's hand to the attacker's (else, put
-  on an empty square as the attacker's, not giving check) such that, at
-  an attacker ply of the main line with at least three plies left, a move of the attacker mates at
-  once (checked by cshogi: the line still mates, and that move mates in one there; the latest
-  such ply is chosen). The check,
-  given the original line, must report `alternative` (or `shorter_mate`) at that ply.
-* A longer defence: one piece of the defender's hand put on an empty square (gold, silver,
-  bishop, rook, horse or dragon) such that the original line still mates (cshogi) and at its last defender
-  ply some evasion that is no interposition (a king move or a capture) leaves no mate in one
-  (brute force with cshogi's legal moves). The check must report `longer_defence` or `no_mate`
-  at that ply.
+On every base, with the check's own line (the engine's composer line it reported sound), two
+flaws are built separately, each by one change, each established by cshogi (never by tsumugi)
+before the check runs:
 
-The oracle is cshogi: every constructed flaw is established by it before the check runs, never
-by tsumugi. Prints one line per problem and a summary; --json writes the rows.
+* 余詰 at a chosen attacker ply: one attacker piece more, in hand or on an empty square (taken
+  from the defender's hand when the set holds all of that kind), such that the line is still a
+  legal mating line and, at that ply (at least three plies left), another check mates within
+  the plies left: at once, in three plies (every evasion answered by a mate in one), or (a hand
+  piece only) in five, and whose mates pass through no later position of the line. The
+  check, given the line, must report `alternative` (or `shorter_mate`) at that ply.
+* A longer defence at a chosen defender ply: one defender piece put on an empty square (from
+  the defender's hand when the set holds all of that kind), such that the line still mates and
+  at that ply an evasion that is no interposition (a king move or a capture) leaves no mate
+  within the plies the line has left after its own defence (brute force over cshogi's legal
+  moves, interpositions not counted, so it holds in any composer count), preferably one still
+  mated two or four plies later ("longer"; else it escapes within reach: "escape"). Eligible plies: the
+  last two defender plies, then the third from last when those give nothing. The check must report `longer_defence` (or `no_mate`, when the evasion escapes) at
+  that ply.
+
+The chosen ply cycles over the line's eligible plies from base to base (base k takes eligible
+ply k mod their count); when no one-piece change makes the flaw there, the other plies are
+tried, latest first. Additions are tried cheapest first: hand pieces, then board pieces of every
+kind (promoted ones included) on every empty square; second mates at once before mates in three.
+
+Prints one line per base and a summary; --json writes the rows.
 
 Usage: .venv/bin/python scripts/check_flaws.py [--count 30] [--time-ms 10000] [--json out]
 """
@@ -37,9 +48,11 @@ from pathlib import Path
 import cshogi
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_LEN = 11
-BASE_FLAWS = {"alternative", "shorter_mate", "longer_defence", "fewer_spare_defence", "no_mate"}
-HAND_ORDER = "RBGSNLP"
+MAX_LEN = 15
+# Pieces of each kind in a full set (unpromoted letter).
+FULL = {"P": 18, "L": 4, "N": 4, "S": 4, "G": 4, "B": 2, "R": 2}
+HAND_KINDS = "RBGSNLP"
+BOARD_KINDS = ["G", "S", "B", "R", "+B", "+R", "N", "L", "P", "+S", "+N", "+L", "+P"]
 
 
 def problems_dir() -> Path:
@@ -61,31 +74,104 @@ def check(sfen: str, line: str | None, time_ms: int) -> dict:
     return json.loads(p.stdout)
 
 
-def legal(b: cshogi.Board) -> list[str]:
-    return [cshogi.move_to_usi(m) for m in b.legal_moves]
+# --- cshogi oracle: legal moves, checks, brute-force mates ---------------------------------
+
+def checks(b: cshogi.Board) -> list[int]:
+    out = []
+    for m in b.legal_moves:
+        b.push(m)
+        if b.is_check():
+            out.append(m)
+        b.pop()
+    return out
 
 
-def mates_in_one(b: cshogi.Board, mv: str) -> bool:
-    b.push_usi(mv)
-    ok = b.is_check() and b.is_game_over()
+def is_mated(b: cshogi.Board) -> bool:
+    return b.is_check() and b.is_game_over()
+
+
+def attacker_mates(b: cshogi.Board, n: int, relaxed: bool = False) -> bool:
+    """The side to move mates within n plies (n odd), every legal defence counted; `relaxed`:
+    the defender's interpositions are not counted (an over-approximation of every composer
+    count, which omits only some of them)."""
+    if n < 1:
+        return False
+    for m in checks(b):
+        b.push(m)
+        ok = defender_mated(b, n - 1, relaxed)
+        b.pop()
+        if ok:
+            return True
+    return False
+
+
+def defender_mated(b: cshogi.Board, n: int, relaxed: bool = False) -> bool:
+    """The side to move (in check) is mated within n plies (n even); see `attacker_mates`."""
+    moves = list(b.legal_moves)
+    if relaxed:
+        moves = [e for e in moves if is_king_move(b, e) or captures(b, e)]
+    if not moves:
+        return b.is_check()
+    if n < 2:
+        return False
+    for e in moves:
+        b.push(e)
+        ok = attacker_mates(b, n - 1, relaxed)
+        b.pop()
+        if not ok:
+            return False
+    return True
+
+
+def mates_in(b: cshogi.Board, n: int) -> bool:
+    """A mate within n plies (n odd, 3..7): cshogi's mate search proposes the first move, the
+    brute force above proves it (every defence after it mated within n - 1 plies)."""
+    if n > 7:
+        return False
+    m = b.mate_move(n)
+    if not m:
+        return False
+    b.push(m)
+    ok = b.is_check() and defender_mated(b, n - 1)
     b.pop()
     return ok
 
 
-def has_mate_in_one(b: cshogi.Board) -> bool:
-    return any(mates_in_one(b, m) for m in legal(b))
+def board_after(sfen: str, moves: list[str]) -> cshogi.Board:
+    b = cshogi.Board(sfen)
+    for mv in moves:
+        b.push_usi(mv)
+    return b
 
 
-def line_mates(sfen: str, line: list[str]) -> bool:
+def end_moves(sfen: str, line: list[str]) -> list[str] | None:
+    """The defender's legal moves at the end of `line` (sorted USI), or None when the line is
+    not legal from `sfen` or some attacker move of it does not check."""
     b = cshogi.Board(sfen)
     for i, mv in enumerate(line):
-        if mv not in legal(b):
-            return False
-        b.push_usi(mv)
+        m = b.move_from_usi(mv)
+        if m == 0 or m not in list(b.legal_moves):
+            return None
+        b.push(m)
         if i % 2 == 0 and not b.is_check():
-            return False
-    return b.is_check() and b.is_game_over()
+            return None
+    if not b.is_check():
+        return None
+    return sorted(cshogi.move_to_usi(m) for m in b.legal_moves)
 
+
+def line_mates(sfen: str, line: list[str], end: list[str]) -> bool:
+    """`line` is still the problem's line from `sfen`: legal, every attacker move checks, and it
+    ends as it did in the base (`end`: the defender's moves left there; none for checkmate,
+    else only interpositions the check judged useless in the base)."""
+    return end_moves(sfen, line) == end
+
+
+def key(b: cshogi.Board) -> str:
+    return " ".join(b.sfen().split()[:3])
+
+
+# --- SFEN editing ---------------------------------------------------------------------------
 
 def split_sfen(sfen: str):
     board, side, hand, *rest = sfen.split()
@@ -113,211 +199,362 @@ def write_hand(h: dict[str, int]) -> str:
     return s or "-"
 
 
-def with_hand(sfen: str, h: dict[str, int]) -> str:
-    board, side, _, rest = split_sfen(sfen)
-    return " ".join([board, side, write_hand(h), *(rest or ["1"])])
-
-
-def flaw_alternative(sfen: str, line: list[str]):
-    """(new sfen, 0-based ply, mating move) or None: the latest attacker ply with at least three
-    plies left where one piece more in hand gives a mate in one."""
-    side = split_sfen(sfen)[1]
-    h = parse_hand(split_sfen(sfen)[2])
-    for ply in range(len(line) - 3, -1, -2):
-        for k in HAND_ORDER:
-            att, dfn = (k, k.lower()) if side == "b" else (k.lower(), k)
-            if h.get(dfn, 0) == 0:
-                continue
-            h2 = dict(h)
-            h2[dfn] -= 1
-            h2[att] = h2.get(att, 0) + 1
-            s2 = with_hand(sfen, h2)
-            try:
-                b = cshogi.Board(s2)
-            except Exception:
-                continue
-            if not line_mates(s2, line):
-                continue
-            for mv in line[:ply]:
-                b.push_usi(mv)
-            for mv in legal(b):
-                if mv != line[ply] and mates_in_one(b, mv):
-                    return s2, ply, mv
-    # Else an extra attacker piece on the board (taken from the defender's hand), not giving
-    # check at the start.
-    board, _, _, rest = split_sfen(sfen)
-    for ply in range(len(line) - 3, -1, -2):
-        for k in "GSBR":
-            att, dfn = (k, k.lower()) if side == "b" else (k.lower(), k)
-            if h.get(dfn, 0) == 0:
-                continue
-            h2 = dict(h)
-            h2[dfn] -= 1
-            for f, r in squares():
-                nb = place(board, f, r, att)
-                if nb is None:
-                    continue
-                s2 = " ".join([nb, side, write_hand(h2), *(rest or ["1"])])
-                try:
-                    b = cshogi.Board(s2)
-                    b.push_pass()
-                    gives_check = b.is_check()
-                    b.pop_pass()
-                except Exception:
-                    continue
-                if gives_check or b.is_check() or not line_mates(s2, line):
-                    continue
-                for mv in line[:ply]:
-                    b.push_usi(mv)
-                for mv in legal(b):
-                    if mv != line[ply] and mates_in_one(b, mv):
-                        return s2, ply, mv
-    return None
-
-
-def squares():
-    for f in range(1, 10):
-        for r in "abcdefghi":
-            yield f, r
-
-
-def place(board: str, f: int, r: str, piece: str) -> str | None:
-    rows = board.split("/")
-    ri = "abcdefghi".index(r)
-    cells: list[str] = []
-    i = 0
-    row = rows[ri]
-    while i < len(row):
-        ch = row[i]
-        if ch.isdigit():
-            cells += [""] * int(ch)
-        elif ch == "+":
-            cells.append(row[i:i + 2])
+def board_cells(board: str) -> list[list[str]]:
+    rows = []
+    for row in board.split("/"):
+        cells: list[str] = []
+        i = 0
+        while i < len(row):
+            ch = row[i]
+            if ch.isdigit():
+                cells += [""] * int(ch)
+            elif ch == "+":
+                cells.append(row[i:i + 2])
+                i += 1
+            else:
+                cells.append(ch)
             i += 1
-        else:
-            cells.append(ch)
-        i += 1
-    col = 9 - f
-    if cells[col]:
-        return None
-    cells[col] = piece
-    out, e = "", 0
-    for c in cells:
-        if not c:
-            e += 1
-        else:
-            out += (str(e) if e else "") + c
-            e = 0
-    out += str(e) if e else ""
-    rows[ri] = out
-    return "/".join(rows)
+        rows.append(cells)
+    return rows
 
 
-def flaw_defence(sfen: str, line: list[str]):
-    """(new sfen, 0-based ply, evasion) or None."""
-    if len(line) < 3:
-        return None
-    ply = len(line) - 2
-    board, side, hand, rest = split_sfen(sfen)
+def write_board(rows: list[list[str]]) -> str:
+    out = []
+    for cells in rows:
+        s, e = "", 0
+        for c in cells:
+            if not c:
+                e += 1
+            else:
+                s += (str(e) if e else "") + c
+                e = 0
+        out.append(s + (str(e) if e else ""))
+    return "/".join(out)
+
+
+def count_kind(sfen: str, k: str) -> int:
+    """Pieces of kind `k` (unpromoted letter) in the position, both sides, board and hands."""
+    board, _, hand, _ = split_sfen(sfen)
+    n = sum(1 for row in board_cells(board) for c in row if c and c[-1].upper() == k)
     h = parse_hand(hand)
-    for k in ["G", "S", "B", "R", "+B", "+R"]:
-        dfn = k.lower() if side == "b" else k
-        if h.get(dfn[-1], 0) == 0:
+    return n + h.get(k, 0) + h.get(k.lower(), 0)
+
+
+def take_one(sfen: str, k: str, defender_upper: bool) -> dict[str, int] | None:
+    """The hands after one more piece of kind `k` enters the position: free when the set is not
+    full, else taken from the defender's hand; None when neither."""
+    h = parse_hand(split_sfen(sfen)[2])
+    if count_kind(sfen, k) < FULL[k]:
+        return h
+    d = k if defender_upper else k.lower()
+    if h.get(d, 0) == 0:
+        return None
+    h = dict(h)
+    h[d] -= 1
+    return h
+
+
+def dead(piece: str, rank: int, black: bool) -> bool:
+    """A piece that could never move again (illegal placement): P/L on the last rank, N on the
+    last two (rank 0 = a, the top)."""
+    r = rank if black else 8 - rank
+    base = piece.upper()
+    return (base in ("P", "L") and r == 0) or (base == "N" and r <= 1)
+
+
+def place(sfen: str, kind: str, black: bool) -> list[tuple[str, str]]:
+    """Every position with one piece `kind` ('G', '+B', ...) of the given colour put on an empty
+    square (no dead piece, no second pawn on a file), with the hands adjusted; (sfen, square)."""
+    board, side, _, rest = split_sfen(sfen)
+    base = kind[-1]
+    hands = take_one(sfen, base, defender_upper=(side == "w"))
+    if hands is None:
+        return []
+    rows = board_cells(board)
+    letter = kind if black else kind[:-1] + base.lower()
+    king = "k" if side == "b" else "K"
+    kr, kc = next(((r, c) for r in range(9) for c in range(9) if rows[r][c] == king), (4, 4))
+    out = []
+    for ri in range(9):
+        for ci in range(9):
+            if rows[ri][ci] or (len(kind) == 1 and dead(kind, ri, black)):
+                continue
+            if kind == "P" and any(rows[r][ci] == letter for r in range(9)):
+                continue
+            rows[ri][ci] = letter
+            nb = write_board(rows)
+            rows[ri][ci] = ""
+            sq = f"{9 - ci}{'abcdefghi'[ri]}"
+            dist = max(abs(ri - kr), abs(ci - kc))
+            out.append((dist, " ".join([nb, side, write_hand(hands), *(rest or ["1"])]), sq))
+    # Near the defender's king first: there a piece most often changes the play.
+    return [(s, sq) for _, s, sq in sorted(out, key=lambda x: x[0])]
+
+
+def add_to_hand(sfen: str, k: str) -> str | None:
+    board, side, _, rest = split_sfen(sfen)
+    hands = take_one(sfen, k, defender_upper=(side == "w"))
+    if hands is None:
+        return None
+    a = k if side == "b" else k.lower()
+    hands = dict(hands)
+    hands[a] = hands.get(a, 0) + 1
+    return " ".join([board, side, write_hand(hands), *(rest or ["1"])])
+
+
+def loads(sfen: str) -> cshogi.Board | None:
+    """The position when cshogi accepts it, the side to move is not in check, and the other
+    side is not in check either (read with the turn swapped)."""
+    board, side, hand, rest = split_sfen(sfen)
+    swapped = " ".join([board, "w" if side == "b" else "b", hand, *(rest or ["1"])])
+    try:
+        b = cshogi.Board(sfen)
+        other = cshogi.Board(swapped)
+    except Exception:
+        return None
+    if b.is_check() or other.is_check():
+        return None
+    return b
+
+
+# --- the two constructions -------------------------------------------------------------------
+
+def _dist_rank(sfen: str, what: str) -> int:
+    """Distance (king steps) from the defender's king of the square named in `what`."""
+    board, side, _, _ = split_sfen(sfen)
+    rows = board_cells(board)
+    king = "k" if side == "b" else "K"
+    kr, kc = next(((r, c) for r in range(9) for c in range(9) if rows[r][c] == king), (4, 4))
+    sq = what.split()[-1]
+    return max(abs("abcdefghi".index(sq[1]) - kr), abs(9 - int(sq[0]) - kc))
+
+
+def attacker_additions(sfen: str):
+    side = split_sfen(sfen)[1]
+    for k in HAND_KINDS:
+        s2 = add_to_hand(sfen, k)
+        if s2:
+            yield s2, f"{k} in hand"
+    board = [(s2, f"{k} on {sq}") for k in BOARD_KINDS
+             for s2, sq in place(sfen, k, black=(side == "b"))]
+    yield from sorted(board, key=lambda x: _dist_rank(sfen, x[1]))
+
+
+def second_mate(sfen: str, line: list[str], ply: int, depth: int, keys: set[str]):
+    """A check other than line[ply] after which the defender is mated within `depth` plies and
+    whose mates reach no later position of the line (no 手順前後 / 迂回: with depth 2, neither
+    the position after any evasion nor after any mating reply is one); the move or None."""
+    b = board_after(sfen, line[:ply])
+    main = b.move_from_usi(line[ply])
+    for m in checks(b):
+        if m == main:
             continue
-        for f, r in squares():
-            nb = place(board, f, r, dfn)
-            if nb is None:
-                continue
-            h2 = dict(h)
-            h2[dfn[-1]] -= 1
-            s2 = " ".join([nb, side, write_hand(h2), *(rest or ["1"])])
-            try:
-                b = cshogi.Board(s2)
-            except Exception:
-                continue
-            if b.is_check() or not line_mates(s2, line):
-                continue
-            for mv in line[:ply]:
-                b.push_usi(mv)
-            for e in legal(b):
-                if e == line[ply] or "*" in e:
-                    continue
-                b.push_usi(e)
-                escapes = not has_mate_in_one(b)
-                b.pop()
-                # A king move or a capture of the checker: no interposition, so never 無駄合.
-                if escapes and (is_king_move(b, e) or captures(b, e)):
-                    return s2, ply, e
+        b.push(m)
+        ok = key(b) not in keys and defender_mated(b, depth) and not reaches(b, depth, keys)
+        b.pop()
+        if ok:
+            return cshogi.move_to_usi(m)
     return None
 
 
-def is_king_move(b: cshogi.Board, mv: str) -> bool:
-    m = b.move_from_usi(mv)
-    return cshogi.piece_to_piece_type(b.piece(cshogi.move_from(m))) == cshogi.KING
+def reaches(b: cshogi.Board, depth: int, keys: set[str]) -> bool:
+    """Some evasion, or some mating reply to it (and so on, `depth` plies deep), gives a
+    position in `keys`."""
+    if depth < 2:
+        return False
+    for e in list(b.legal_moves):
+        b.push(e)
+        hit = key(b) in keys
+        if not hit:
+            for m in checks(b):
+                b.push(m)
+                if defender_mated(b, depth - 2):
+                    hit = key(b) in keys or reaches(b, depth - 2, keys)
+                b.pop()
+                if hit:
+                    break
+        b.pop()
+        if hit:
+            return True
+    return False
 
 
-def captures(b: cshogi.Board, mv: str) -> bool:
-    m = b.move_from_usi(mv)
-    return b.piece(cshogi.move_to(m)) != cshogi.NONE
+def flaw_alternative(sfen: str, line: list[str], plies: list[int], deadline: float):
+    """(sfen, 0-based ply, alternative move, plies of the second mate, what was added) or None.
+    The second mate is counted strictly (every defence), so it is within the line's rest in
+    any composer count too."""
+    end = end_moves(sfen, line)
+    adds = [(s2, what) for s2, what in attacker_additions(sfen)]
+    for ply in plies:
+        rest = len(line) - ply
+        # Mates in five (depth 4) only for hand pieces: the brute force is dearer.
+        for depth in (0, 2, 4):
+            if depth > rest - 1:
+                continue
+            for s2, what in adds:
+                if time.time() > deadline:
+                    return None
+                if depth == 4 and "hand" not in what:
+                    continue
+                if loads(s2) is None or not line_mates(s2, line, end):
+                    continue
+                b = board_after(s2, [])
+                keys = set()
+                for mv in line:
+                    b.push_usi(mv)
+                    keys.add(key(b))
+                mv = second_mate(s2, line, ply, depth, keys)
+                if mv:
+                    return s2, ply, mv, depth + 1, what
+    return None
+
+
+def is_king_move(b: cshogi.Board, m: int) -> bool:
+    # A drop's "from" is no square (cshogi encodes the piece there): never a king move.
+    return not cshogi.move_is_drop(m) and \
+        cshogi.piece_to_piece_type(b.piece(cshogi.move_from(m))) == cshogi.KING
+
+
+def captures(b: cshogi.Board, m: int) -> bool:
+    return not cshogi.move_is_drop(m) and b.piece(cshogi.move_to(m)) != cshogi.NONE
+
+
+def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
+    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was added) or None. "No mate
+    within n" is proven in the relaxed count (interpositions not counted), so it holds in any
+    composer count; "still mated two plies later" is proven strictly."""
+    end = end_moves(sfen, line)
+    side = split_sfen(sfen)[1]
+    placements = sorted([(s2, f"{k} on {sq}") for k in BOARD_KINDS
+                         for s2, sq in place(sfen, k, black=(side != "b"))],
+                        key=lambda x: _dist_rank(sfen, x[1]))
+    found = None  # the first escape (no mate at all within reach): used only when no
+    # longer-but-mated defence is made at any ply
+    for ply in plies:
+        after = len(line) - ply - 1  # plies the line has left after its own defence
+        for s2, what in placements:
+            if time.time() > deadline:
+                return found
+            if loads(s2) is None or not line_mates(s2, line, end):
+                continue
+            b = board_after(s2, line[:ply])
+            main = b.move_from_usi(line[ply])
+            for e in list(b.legal_moves):
+                if e == main or cshogi.move_is_drop(e) or not (is_king_move(b, e)
+                                                             or captures(b, e)):
+                    continue
+                b.push(e)
+                # No mate in one first (cheap), then none within the plies left.
+                longer = not attacker_mates(b, 1, True) and not attacker_mates(b, after, True)
+                # Still mated, two or four plies later: a longer defence proper, not an escape.
+                proper = longer and (attacker_mates(b, after + 2) or mates_in(b, after + 4))
+                b.pop()
+                if proper:
+                    return s2, ply, cshogi.move_to_usi(e), "longer", what
+                if longer and found is None:
+                    found = (s2, ply, cshogi.move_to_usi(e), "escape", what)
+    return found
+
+
+def ply_order(eligible: list[int], k: int) -> list[int]:
+    """The chosen ply (eligible[k mod n]) first, then the others latest first."""
+    if not eligible:
+        return []
+    chosen = eligible[k % len(eligible)]
+    return [chosen] + [p for p in reversed(eligible) if p != chosen]
+
+
+def candidates(d: Path):
+    for name in ("rules-tricky.tsv", "famous.tsv", "mate3-11.tsv"):
+        for row in (d / name).read_text(encoding="utf-8").splitlines():
+            cols = row.split("\t")
+            if row.startswith("#") or len(cols) < 2 or not cols[1].isdigit():
+                continue
+            n = int(cols[1])
+            if n % 2 == 1 and 3 <= n <= MAX_LEN:
+                yield name, cols[0]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=30)
     ap.add_argument("--time-ms", type=int, default=10000)
+    ap.add_argument("--build-s", type=float, default=120,
+                    help="time cap of each construction (seconds)")
     ap.add_argument("--json")
     a = ap.parse_args()
     d = problems_dir()
     if not (d / "rules-tricky.tsv").exists():
         print(f"SKIPPED: problem sets not found at {d}; set TSUMUGI_PROBLEMS")
         return 0
-    cands = []
-    for name in ("rules-tricky.tsv", "mate3-11.tsv"):
-        for row in (d / name).read_text(encoding="utf-8").splitlines()[1:]:
-            cols = row.split("\t")
-            if len(cols) > 1 and cols[1].isdigit() and int(cols[1]) % 2 == 1 \
-                    and 3 <= int(cols[1]) <= MAX_LEN:
-                cands.append((name, cols[0]))
     rows = []
-    counts = {"base_seen": 0, "base_kept": 0, "base_rejected": 0, "alt_made": 0,
-              "alt_named": 0, "def_made": 0, "def_named": 0, "unchanged_sound": 0,
-              "unchanged_undecided": 0}
+    counts = {"seen": 0, "sound": 0, "rejected_flawed": 0, "rejected_undecided": 0,
+              "rejected_nomate": 0, "rejected_short": 0, "rejected_other": 0,
+              "alt_made": 0, "alt_at_chosen": 0, "alt_in_three": 0, "alt_named": 0,
+              "def_made": 0, "def_at_chosen": 0, "def_longer": 0, "def_named": 0}
+    seen = set()
     t0 = time.time()
-    for name, sfen in cands:
-        if counts["base_kept"] >= a.count:
+    for name, sfen in candidates(d):
+        if counts["sound"] >= a.count:
             break
-        counts["base_seen"] += 1
-        try:
-            cshogi.Board(sfen)
-        except Exception:
+        if loads(sfen) is None:
+            continue  # not loadable, or the attacker starts in check (no composed problem)
+        k = " ".join(sfen.split()[:3])
+        if k in seen:
             continue
+        seen.add(k)
+        counts["seen"] += 1
         base = check(sfen, None, a.time_ms)
-        kinds = {f["kind"] for f in base["findings"]}
-        if base["verdict"] in ("error", "nomate") or kinds & BASE_FLAWS or base["undecided"] \
-                or len(base["line"].split()) < 3:
-            counts["base_rejected"] += 1
+        verdict = base["verdict"]
+        if verdict != "sound" or len(base.get("line", "").split()) < 3:
+            key_ = {"flawed": "rejected_flawed", "undecided": "rejected_undecided",
+                    "nomate": "rejected_nomate", "sound": "rejected_short"}.get(
+                        verdict, "rejected_other")
+            counts[key_] += 1
+            print(json.dumps({"set": name, "sfen": sfen, "rejected": verdict,
+                              "kinds": sorted({f["kind"] for f in base["findings"]}),
+                              "undecided": len(base.get("undecided", []))},
+                             ensure_ascii=False), flush=True)
             continue
-        counts["base_kept"] += 1
+        i = counts["sound"]
+        counts["sound"] += 1
         line = base["line"].split()
-        if base["verdict"] == "sound":
-            counts["unchanged_sound"] += 1
-        row = {"set": name, "sfen": sfen, "line": base["line"], "base": base["verdict"],
-               "base_kinds": sorted(kinds)}
-        # Each flaw: its builder, the report kinds that name it, and its row/count keys.
-        for build, kinds_named, key, count in (
-                (flaw_alternative, ("alternative", "shorter_mate"), "alternative", "alt"),
-                (flaw_defence, ("longer_defence", "no_mate"), "defence", "def")):
-            made = build(sfen, line)
-            if not made:
-                continue
-            s2, ply, mv = made
-            counts[f"{count}_made"] += 1
+        row = {"set": name, "sfen": sfen, "line": base["line"]}
+        att = ply_order(list(range(0, len(line) - 2, 2)), i)
+        # Defender plies with at most three plies after the line's defence (a brute-force "no
+        # mate within n" is cheap there), then the one with five when those give nothing.
+        dfn = ply_order([p for p in range(1, len(line) - 1, 2) if len(line) - p - 1 <= 3], i)
+        dfn += [p for p in range(1, len(line) - 1, 2) if len(line) - p - 1 == 5]
+        made = flaw_alternative(sfen, line, att, time.time() + a.build_s)
+        if made:
+            s2, ply, mv, mlen, what = made
+            counts["alt_made"] += 1
+            counts["alt_at_chosen"] += ply == att[0]
+            counts["alt_in_three"] += mlen == 3
             r = check(s2, " ".join(line), a.time_ms)
-            named = any(f["kind"] in kinds_named and f["ply"] == ply + 1
+            named = any(f["kind"] in ("alternative", "shorter_mate") and f["ply"] == ply + 1
                         for f in r["findings"])
-            counts[f"{count}_named"] += named
-            row[key] = {"sfen": s2, "ply": ply + 1, "move": mv, "named": named,
-                        "verdict": r["verdict"]}
+            counts["alt_named"] += named
+            row["alternative"] = {"sfen": s2, "added": what, "chosen_ply": att[0] + 1,
+                                  "ply": ply + 1, "move": mv, "mate_plies": mlen,
+                                  "named": named, "verdict": r["verdict"],
+                                  "kinds_at_ply": sorted({f["kind"] for f in r["findings"]
+                                                          if f["ply"] == ply + 1})}
+        made = flaw_defence(sfen, line, dfn, time.time() + a.build_s)
+        if made:
+            s2, ply, ev, how, what = made
+            counts["def_made"] += 1
+            counts["def_at_chosen"] += ply == dfn[0]
+            counts["def_longer"] += how == "longer"
+            r = check(s2, " ".join(line), a.time_ms)
+            named = any(f["kind"] in ("longer_defence", "no_mate") and f["ply"] == ply + 1
+                        for f in r["findings"])
+            counts["def_named"] += named
+            row["defence"] = {"sfen": s2, "added": what, "chosen_ply": dfn[0] + 1,
+                              "ply": ply + 1, "evasion": ev, "how": how, "named": named,
+                              "verdict": r["verdict"],
+                              "kinds_at_ply": sorted({f["kind"] for f in r["findings"]
+                                                      if f["ply"] == ply + 1})}
         rows.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
     counts["seconds"] = round(time.time() - t0, 1)

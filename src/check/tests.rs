@@ -300,3 +300,46 @@ fn useless_interpositions_at_the_end() {
     assert_eq!(usi(&r.line), "G*3i 2h1i 3g1g", "{}", r.text());
     assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
 }
+
+/// 例外無駄合 XY型 (w.atwiki.jp/mudaai pages/17 and 19; the class KomoringHeights issue 8
+/// counts among the evident useless interpositions): against a distant check by X, an
+/// interposition that another piece Y captures with mate at once, where X's own capture does
+/// not mate. ▲３七角打 (X) checks the king on 1i through 2h; the king cannot move (1h: the gold
+/// on 1g; 2i: the dragon down the 2-file), so every defence is an interposition on 2h. ▲同角
+/// (X) blocks the dragon's file and lets the king out to 2i; ▲同龍 (Y) mates, the dragon guarded
+/// by the bishop. Established with cshogi (brute force over its legal moves, before this test
+/// was written): no mate in one; after ▲３七角打 the defences are the six interpositions on 2h
+/// (R, B, G, S, L, P), each mated at once by ▲同龍 and by no capture of the bishop; so the
+/// strict length is 3 and the composers' is 1.
+#[test]
+fn exception_xy_type() {
+    let sfen = "9/9/9/7+R1/9/9/8G/9/8k b Brb3g4s4n4l18p 1";
+    assert!(mates(sfen, "B*3g G*2h 2d2h"));
+    assert!(!mates(sfen, "B*3g G*2h 3g2h"));
+    let r = run(sfen, None);
+    assert_eq!(usi(&r.line), "B*3g", "{}", r.text());
+    assert_eq!((r.strict_lower, r.strict_upper), (Some(3), Some(3)));
+    assert_eq!(r.composer_length, Some(1), "{}", r.text());
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+}
+
+/// An interposition that is not captured at once is a defence (docs/composer-rules.md: every
+/// 無駄合 class of the sources — 狭義, 例外 X型 and XY型 — starts from a capture at once). After
+/// ▲２三龍 the defender has △１一玉 and △３一玉, each mated at once, and △２二香打; taking
+/// the lance at once (▲同龍) leaves no mate within the plies left, so the attacker mates
+/// otherwise (▲３二金打 △１一玉 ▲２二龍 or ▲１三龍: the lance captured later, or never).
+/// Established with cshogi (brute force): no mate in 3, a mate in 5, ▲同龍 at once not mated
+/// within two more plies. So the lance counts: 5 plies in the composers' count as strictly.
+/// A rule that dropped it (captured some time, the piece spare at the end) would say 3.
+#[test]
+fn interposition_captured_later_is_a_defence() {
+    let sfen = "7k1/9/9/7G+R/9/9/9/9/9 b GNl 1";
+    assert!(mates(sfen, "1d2c L*2b G*3b 2a1a 2c2b"));
+    assert!(!mates(sfen, "1d2c L*2b 2c2b"));
+    let r = run(sfen, None);
+    assert_eq!(r.line.len(), 5, "{}", r.text());
+    assert_eq!(r.line[1].to_string(), "L*2b", "{}", r.text());
+    assert_eq!((r.strict_lower, r.strict_upper), (Some(5), Some(5)));
+    assert_eq!(r.composer_length, Some(5), "{}", r.text());
+    assert_eq!(r.useless_interpositions, 0, "{}", r.text());
+}
