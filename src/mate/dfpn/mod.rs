@@ -359,6 +359,29 @@ pub(crate) fn node_moves(pos: &Position, or: bool) -> MoveList {
     list
 }
 
+/// Test set-up shared by the search's and the readers' tests: runs `f` with a one-thread
+/// search of `root` (its side to move mating, no limits) over `solver`'s table.
+#[cfg(test)]
+pub(crate) fn with_search<T>(
+    solver: &mut crate::mate::Solver,
+    root: &Position,
+    f: impl FnOnce(&mut Search) -> T,
+) -> T {
+    let stop = AtomicBool::new(false);
+    let mut progress = |_: &Progress| {};
+    let mut s = Search::new(
+        &solver.tt,
+        &mut solver.scratch,
+        root,
+        root.side_to_move(),
+        &Limits::default(),
+        &stop,
+        &mut progress,
+        Threshold::default(),
+    );
+    f(&mut s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,28 +411,16 @@ mod tests {
     #[test]
     fn round_budget_unwinds_without_stopping_the_solve() {
         let root = Position::from_sfen("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1").unwrap();
-        let mut solver = Solver::new(1);
-        let limits = Limits::default();
-        let stop = AtomicBool::new(false);
-        let mut progress = |_: &Progress| {};
-        let mut s = Search::new(
-            &solver.tt,
-            &mut solver.scratch,
-            &root,
-            root.side_to_move(),
-            &limits,
-            &stop,
-            &mut progress,
-            Threshold::default(),
-        );
-        s.set_round_budget(Some(10));
-        let r = s.prove(&mut root.clone());
-        assert!(r.v.pn != 0 && r.v.dn != 0, "{:?}", r.v);
-        assert!(s.over_budget() && s.aborted().is_none());
-        assert_eq!(s.nodes(), 10);
-        s.set_round_budget(None);
-        assert!(!s.over_budget());
-        assert_eq!(s.prove(&mut root.clone()).v.pn, 0);
+        with_search(&mut Solver::new(1), &root, |s| {
+            s.set_round_budget(Some(10));
+            let r = s.prove(&mut root.clone());
+            assert!(r.v.pn != 0 && r.v.dn != 0, "{:?}", r.v);
+            assert!(s.over_budget() && s.aborted().is_none());
+            assert_eq!(s.nodes(), 10);
+            s.set_round_budget(None);
+            assert!(!s.over_budget());
+            assert_eq!(s.prove(&mut root.clone()).v.pn, 0);
+        });
     }
 
     /// GHI (Kishimoto & Müller 2004) by depth: a failure that comes from repeating a position

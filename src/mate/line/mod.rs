@@ -33,28 +33,13 @@ pub(crate) use walk::{defences_longest, walk, Target};
 pub(crate) fn with_detour_proven<T>(
     f: impl FnOnce(&mut super::dfpn::Search, &crate::shogi::Position, crate::shogi::Move) -> T,
 ) -> T {
-    use crate::mate::{Limits, PostSearch, Solver};
+    use crate::mate::Solver;
     use crate::shogi::{Move, Position};
     let root = Position::from_sfen("9/7k1/6R2/9/9/9/9/9/9 b GS 1").unwrap();
     let detour = Move::from_usi("G*3b").unwrap();
-    let mut solver = Solver::new(1);
-    let limits = Limits {
-        post_search: PostSearch::None,
-        ..Limits::default()
-    };
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut progress = |_: &crate::mate::Progress| {};
-    let mut s = super::dfpn::Search::new(
-        &solver.tt,
-        &mut solver.scratch,
-        &root,
-        root.side_to_move(),
-        &limits,
-        &stop,
-        &mut progress,
-        super::dfpn::Threshold::default(),
-    );
-    let r = s.prove_at(&root, &[], Some(detour), u32::MAX);
-    assert_eq!(r.v.pn, 0, "G*3b mates");
-    f(&mut s, &root, detour)
+    super::dfpn::with_search(&mut Solver::new(1), &root, |s| {
+        let r = s.prove_at(&root, &[], Some(detour), u32::MAX);
+        assert_eq!(r.v.pn, 0, "G*3b mates");
+        f(s, &root, detour)
+    })
 }
