@@ -649,17 +649,18 @@ def defender_changes(sfen: str):
 
 
 def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
-    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was added, pv, kind, main_ok,
+    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was changed, pv, kind, main_ok,
     opens) or None.
 
-    One defender piece more (`defender_additions`); the line must still be the problem's line.
-    The evasion is a defence in every composer count (`defence_kind`: a king move, a capture,
-    or an interposition no check captures at once). `main_ok`: the line's own defence at that
-    ply is still mated within the plies left with every defence counted (cshogi's mate
-    search), so the evasion is longer than the line's defence in any count; `opens`: how many
-    other evasions at that ply df-pn did not mate (escapes the addition may have opened).
-    Preferred, in order: main_ok and opens == 0 (returned at once), main_ok, any; the search
-    goes on SETTLE seconds past the first one found for a better one."""
+    One change on the defender's side (`defender_changes`); the line must still be the
+    problem's line, and the line's own defence at the ply still mated within the plies left
+    (`main_ok`, required: every defence counted, so the evasion is longer than the line's
+    defence in any count). The evasion is a defence in every composer count (`defence_kind`:
+    a king move, a capture, or an interposition no check captures at once). `opens`: how many
+    other evasions at that ply df-pn did not mate (escapes the change may have opened). A
+    longer defence with opens == 0 is returned at once; otherwise the first one found is kept
+    and the search goes on SETTLE seconds for a clean one. An escape is returned only when no
+    longer defence is made."""
     end = end_moves(sfen, line)
     adds = list(defender_changes(sfen))
     escape = None  # the first escape: reported only when no longer defence is made
