@@ -2,7 +2,7 @@
 """Constructed flaws for `tsumugi check` (issue 17, "must show").
 
 Bases: composed problems first (rules-tricky.tsv rows, famous.tsv rows of at most MAX_LEN plies),
-then mate3-11.tsv rows, odd length 3..MAX_LEN, in file order. A row is a base when the check
+then mate3-11.tsv and extra1-9.tsv rows, odd length 3..MAX_LEN, in file order. A row is a base when the check
 (given no line) reports it `sound`; the first N such rows are kept. Rows it reports flawed,
 undecided or 不詰 are counted and skipped.
 
@@ -16,23 +16,52 @@ before the check runs:
   the plies left: at once, in three plies (every evasion answered by a mate in one), or (a hand
   piece only) in five, and whose mates pass through no later position of the line. The
   check, given the line, must report `alternative` (or `shorter_mate`) at that ply.
-* A longer defence at a chosen defender ply: one defender piece put on an empty square (from
-  the defender's hand when the set holds all of that kind), such that the line still mates and
-  at that ply an evasion that is no interposition (a king move or a capture) leaves no mate
-  within the plies the line has left after its own defence (brute force over cshogi's legal
-  moves, interpositions not counted, so it holds in any composer count), preferably one still
-  mated two or four plies later ("longer"; else it escapes within reach: "escape"). Eligible plies: the
-  last two defender plies, then the third from last when those give nothing. The check must report `longer_defence` (or `no_mate`, when the evasion escapes) at
-  that ply.
+* A longer defence at a chosen defender ply: one change on the defender's side (a piece more on
+  an empty square, taken from the defender's hand when the set holds all of that kind; one of
+  its board pieces turned into another kind, swapped with its hand; or a piece more in hand
+  when the set is not full, so that nothing is taken from the attacker) such that:
+  (a) the line is still the problem's line: legal, every attacker move a check, and it ends
+      as in the base (checkmate, or only the interpositions the base's check judged useless);
+  (b) the line's own defence at that ply is still mated within the plies the line has left
+      after it, every defence counted (cshogi's `mate_move`), so the line's defence lasts no
+      longer there in any count; with one ply left, (a) stands for it (the line's last move
+      still ends the line as in the base);
+  (c) an evasion there that is a defence in every composer count — a king move, a capture, or
+      an interposition that no check captures at once ("held": every 無駄合 of the sources in
+      docs/composer-rules.md is captured at once) — has no mate within the plies the line
+      has left (an exhaustive brute force over cshogi's moves in the relaxed count: the
+      defender's moves are only those three kinds, every other interposition left out; a
+      relaxed count omits defences, so "no mate within n" there holds in every composer
+      count), and
+  (d) is still mated: cshogi's `mate_move` finds a mate within NEAR_MAX plies, and
+      cshogi's df-pn proves it (its PV replayed: legal, checks, checkmate at the end).
+  This is a longer defence proper ("longer"): mated, later than the line. The check, given
+  the line, must report `longer_defence` at that ply for that evasion ("named"). When no
+  change gives one, an "escape" (c without d: df-pn found no mate within its node cap) is
+  reported for information; it is no longer defence and is not counted as one. Among
+  longer defences, one where df-pn mates every other evasion at that ply (no escape opened)
+  is preferred; the search goes on SETTLE seconds past a first find for such a one.
+  Eligible plies: every defender ply with at most MAX_AFTER plies after the line's defence.
+  The relaxed brute force takes its checks from cshogi's check generator
+  (`Board.check_moves`); on every attacker position of every base's line the script compares
+  it with the legal moves that give check (`check_gen_disagree` counts differences).
 
 The chosen ply cycles over the line's eligible plies from base to base (base k takes eligible
-ply k mod their count); when no one-piece change makes the flaw there, the other plies are
-tried, latest first. Additions are tried cheapest first: hand pieces, then board pieces of every
-kind (promoted ones included) on every empty square; second mates at once before mates in three.
+ply k mod their count); when no change makes the flaw there, the other plies are tried, latest
+first. 余詰 additions are tried cheapest first: hand pieces, then board pieces of every kind
+(promoted ones included) on every empty square; second mates at once before mates in three.
+Defender changes are tried nearest the defender's king first.
+
+With --fill, sound bases past the first N are taken for the longer defence only, until N longer
+defences are made or the sets run out (the 余詰 half stays on the first N). The summary counts
+the bases where no longer defence was made among the first N (`def_skipped`) and past them
+(`def_skipped_fill`). A construction search is cut at --build-s seconds, so a slower machine
+may make fewer.
 
 Prints one line per base and a summary; --json writes the rows.
 
-Usage: .venv/bin/python scripts/check_flaws.py [--count 30] [--time-ms 10000] [--json out]
+Usage: .venv/bin/python scripts/check_flaws.py [--count 30] [--time-ms 10000] [--build-s 90]
+       [--fill] [--only alternative|defence] [--json out]
 """
 
 from __future__ import annotations
@@ -49,6 +78,14 @@ import cshogi
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LEN = 15
+# Longest rest (plies after the line's defence) at which a longer defence is built.
+MAX_AFTER = 11
+# Seconds the longer-defence search goes on past its first find for a better one.
+SETTLE = 20
+# Node cap of one relaxed "no mate within n" proof (the brute force is Python).
+RELAXED_NODES = 60_000
+# Longest mate cshogi's `mate_move` is asked for after the new evasion.
+NEAR_MAX = 15
 # Pieces of each kind in a full set (unpromoted letter).
 FULL = {"P": 18, "L": 4, "N": 4, "S": 4, "G": 4, "B": 2, "R": 2}
 HAND_KINDS = "RBGSNLP"
@@ -109,7 +146,7 @@ def defender_mated(b: cshogi.Board, n: int, relaxed: bool = False) -> bool:
     """The side to move (in check) is mated within n plies (n even); see `attacker_mates`."""
     moves = list(b.legal_moves)
     if relaxed:
-        moves = [e for e in moves if is_king_move(b, e) or captures(b, e)]
+        moves = counted_defences(b)
     if not moves:
         return b.is_check()
     if n < 2:
@@ -419,41 +456,266 @@ def captures(b: cshogi.Board, m: int) -> bool:
     return not cshogi.move_is_drop(m) and b.piece(cshogi.move_to(m)) != cshogi.NONE
 
 
+class OutOfBudget(Exception):
+    pass
+
+
+class Relaxed:
+    """Brute force over cshogi's moves in the relaxed count (the defender's interpositions not
+    counted: an over-approximation of every composer count, which omits only some of them, so
+    "no mate within n" here holds in every count). Positions are memoized by SFEN with the
+    longest depth proven not to mate and the shortest proven to mate. Checks come from
+    cshogi's check generator (`Board.check_moves`), which `checks_agree` compares with the
+    legal moves that give check on every position of every line the script reads."""
+
+    def __init__(self, deadline: float, max_nodes: int):
+        self.memo: dict[str, tuple[int, int]] = {}
+        self.deadline = deadline
+        self.nodes = 0
+        self.max_nodes = max_nodes
+
+    def attacker(self, b: cshogi.Board, n: int) -> bool:
+        if n < 1:
+            return False
+        k = key(b)
+        lo, hi = self.memo.get(k, (-1, 10 ** 9))
+        if n <= lo:
+            return False
+        if n >= hi:
+            return True
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (self.nodes & 1023 == 0 and time.time() > self.deadline):
+            raise OutOfBudget
+        res = False
+        for m in list(b.check_moves):
+            b.push(m)
+            ok = self.defender(b, n - 1)
+            b.pop()
+            if ok:
+                res = True
+                break
+        lo, hi = self.memo.get(k, (-1, 10 ** 9))
+        self.memo[k] = (lo, min(hi, n)) if res else (max(lo, n), hi)
+        return res
+
+    def defender(self, b: cshogi.Board, n: int) -> bool:
+        moves = counted_defences(b)
+        if not moves:
+            return b.is_check()
+        if n < 2:
+            return False
+        for e in moves:
+            b.push(e)
+            ok = self.attacker(b, n - 1)
+            b.pop()
+            if not ok:
+                return False
+        return True
+
+
+def held(b: cshogi.Board, e: int) -> bool:
+    """After the interposition `e` (defender to move, in check), no legal check of the
+    attacker captures the interposed piece at once."""
+    to = cshogi.move_to(e)
+    b.push(e)
+    hit = any(cshogi.move_to(m) == to for m in b.check_moves)
+    b.pop()
+    return not hit
+
+
+def defence_kind(b: cshogi.Board, e: int) -> str | None:
+    """How the evasion `e` (defender to move, in check) is a defence in every composer count:
+    'king', 'capture', 'held' (an interposition no check captures at once: every 無駄合 of
+    the sources is captured at once, see docs/composer-rules.md), or None (an interposition
+    that may be useless under some convention)."""
+    if is_king_move(b, e):
+        return "king"
+    if captures(b, e):
+        return "capture"
+    return "held" if held(b, e) else None
+
+
+def counted_defences(b: cshogi.Board) -> list[int]:
+    """The defender's moves counted in the relaxed count: those `defence_kind` names."""
+    return [e for e in b.legal_moves if defence_kind(b, e)]
+
+
+def checks_agree(b: cshogi.Board) -> bool:
+    return sorted(b.check_moves) == sorted(checks(b))
+
+
+def dfpn_mate(b: cshogi.Board, nodes: int) -> list[str] | None:
+    """A mate proven by cshogi's df-pn (attacker to move), its PV replayed on a copy and seen
+    to be legal, every attacker move a check and the end checkmate; the PV (USI) or None."""
+    d = cshogi.DfPn()
+    d.set_max_search_node(nodes)
+    if not d.search(b):
+        return None
+    pv = d.get_pv(b)
+    c = cshogi.Board(b.sfen())
+    for i, m in enumerate(pv):
+        if m not in list(c.legal_moves):
+            return None
+        c.push(m)
+        if i % 2 == 0 and not c.is_check():
+            return None
+    if not pv or len(pv) % 2 == 0 or not is_mated(c):
+        return None
+    return [cshogi.move_to_usi(m) for m in pv]
+
+
+def mated_within(b: cshogi.Board, n: int) -> bool:
+    """The attacker (to move) mates within n plies, every legal defence counted: the brute
+    force for n = 1, else cshogi's mate search (`Board.mate_move`)."""
+    if n <= 1:
+        return attacker_mates(b, 1)
+    return bool(b.mate_move(n))
+
+
+def judge(b: cshogi.Board, after: int, relaxed: Relaxed, want_escape: bool):
+    """After an evasion (attacker to move): ('longer', pv) when there is no mate within
+    `after` plies in the relaxed count and df-pn proves a mate (pv: its replayed line);
+    ('escape', None) when no mate within `after` (relaxed) and none found; else None."""
+    # Cheap rejections first: a strict mate within `after` is a mate within it in every count.
+    if after >= 3 and b.mate_move(after):
+        return None
+    try:
+        if relaxed.attacker(b, 1):
+            return None
+    except OutOfBudget:
+        return None
+    # cshogi's mate search proposes how much longer (up to NEAR_MAX plies); df-pn proves
+    # the mate; the brute force proves there is none within `after`.
+    near = any(b.mate_move(n) for n in range(after + 2, NEAR_MAX + 1, 2))
+    if not near and not want_escape:
+        return None
+    pv = dfpn_mate(b, 100_000 if near else 20_000)
+    if pv is None and not want_escape:
+        return None
+    try:
+        if relaxed.attacker(b, after):
+            return None
+    except OutOfBudget:
+        return None
+    return ("longer", pv) if pv else ("escape", None)
+
+
+def defender_changes(sfen: str):
+    """One change on the defender's side: a piece more in hand (only when the set is not full,
+    so that no piece is taken from the attacker), a piece more on an empty square (every kind,
+    from the defender's hand when the set is full), or one of its board pieces (not the king)
+    turned into another kind (the new piece from the defender's hand or the set, the old one
+    back to the defender's hand). Nearest the defender's king first. (sfen, what)."""
+    board, side, hand, rest = split_sfen(sfen)
+    for k in HAND_KINDS:
+        if count_kind(sfen, k) < FULL[k]:
+            h = parse_hand(hand)
+            d = k.lower() if side == "b" else k
+            h[d] = h.get(d, 0) + 1
+            yield " ".join([board, side, write_hand(h), *(rest or ["1"])]), f"{k} in hand"
+    out = [(s2, f"{k} on {sq}") for k in BOARD_KINDS
+           for s2, sq in place(sfen, k, black=(side != "b"))]
+    rows = board_cells(board)
+    black_def = side != "b"
+    for ri in range(9):
+        for ci in range(9):
+            old = rows[ri][ci]
+            if not old or old[-1].upper() == "K" or old[-1].isupper() != black_def:
+                continue
+            for kind in BOARD_KINDS:
+                if kind == old.upper():
+                    continue
+                if len(kind) == 1 and dead(kind, ri, black_def):
+                    continue
+                letter = kind if black_def else kind[:-1] + kind[-1].lower()
+                if kind == "P" and any(rows[r][ci] == letter for r in range(9) if r != ri):
+                    continue
+                h = parse_hand(hand)
+                d = (lambda c: c.upper() if black_def else c.lower())
+                new_base, old_base = kind[-1], old[-1].upper()
+                if new_base != old_base:
+                    if count_kind(sfen, new_base) >= FULL[new_base]:
+                        if h.get(d(new_base), 0) == 0:
+                            continue
+                        h[d(new_base)] -= 1
+                        h[d(old_base)] = h.get(d(old_base), 0) + 1
+                rows[ri][ci] = letter
+                nb = write_board(rows)
+                rows[ri][ci] = old
+                sq = f"{9 - ci}{'abcdefghi'[ri]}"
+                out.append((" ".join([nb, side, write_hand(h), *(rest or ["1"])]),
+                            f"{old} made {kind} on {sq}"))
+    yield from sorted(out, key=lambda x: _dist_rank(sfen, x[1]))
+
+
 def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
-    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was added) or None. "No mate
-    within n" is proven in the relaxed count (interpositions not counted), so it holds in any
-    composer count; "still mated two plies later" is proven strictly."""
+    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was changed, pv, kind, main_ok,
+    opens) or None.
+
+    One change on the defender's side (`defender_changes`); the line must still be the
+    problem's line, and the line's own defence at the ply still mated within the plies left
+    (`main_ok`, required: every defence counted, so the evasion is longer than the line's
+    defence in any count). The evasion is a defence in every composer count (`defence_kind`:
+    a king move, a capture, or an interposition no check captures at once). `opens`: how many
+    other evasions at that ply df-pn did not mate (escapes the change may have opened). A
+    longer defence with opens == 0 is returned at once; otherwise the first one found is kept
+    and the search goes on SETTLE seconds for a clean one. An escape is returned only when no
+    longer defence is made."""
     end = end_moves(sfen, line)
-    side = split_sfen(sfen)[1]
-    placements = sorted([(s2, f"{k} on {sq}") for k in BOARD_KINDS
-                         for s2, sq in place(sfen, k, black=(side != "b"))],
-                        key=lambda x: _dist_rank(sfen, x[1]))
-    found = None  # the first escape (no mate at all within reach): used only when no
-    # longer-but-mated defence is made at any ply
+    adds = list(defender_changes(sfen))
+    escape = None  # the first escape: reported only when no longer defence is made
+    best = None  # (rank, made); rank 0 is best
+    stop_at = deadline
     for ply in plies:
         after = len(line) - ply - 1  # plies the line has left after its own defence
-        for s2, what in placements:
-            if time.time() > deadline:
-                return found
+        for s2, what in adds:
+            if time.time() > stop_at:
+                return best[1] if best else escape
             if loads(s2) is None or not line_mates(s2, line, end):
                 continue
             b = board_after(s2, line[:ply])
             main = b.move_from_usi(line[ply])
-            for e in list(b.legal_moves):
-                if e == main or cshogi.move_is_drop(e) or not (is_king_move(b, e)
-                                                             or captures(b, e)):
+            b.push(main)
+            # One ply left: (a) already says the line's last move ends it as in the base.
+            main_ok = after == 1 or mated_within(b, after)
+            b.pop()
+            if not main_ok:
+                continue
+            evasions = list(b.legal_moves)
+            for e in evasions:
+                if e == main:
                     continue
+                kind = defence_kind(b, e)
+                if kind is None:
+                    continue
+                relaxed = Relaxed(deadline, RELAXED_NODES)
                 b.push(e)
-                # No mate in one first (cheap), then none within the plies left.
-                longer = not attacker_mates(b, 1, True) and not attacker_mates(b, after, True)
-                # Still mated, two or four plies later: a longer defence proper, not an escape.
-                proper = longer and (attacker_mates(b, after + 2) or mates_in(b, after + 4))
+                got = judge(b, after, relaxed, escape is None)
                 b.pop()
-                if proper:
-                    return s2, ply, cshogi.move_to_usi(e), "longer", what
-                if longer and found is None:
-                    found = (s2, ply, cshogi.move_to_usi(e), "escape", what)
-    return found
+                if got is None:
+                    continue
+                how, pv = got
+                if how == "escape":
+                    escape = escape or (s2, ply, cshogi.move_to_usi(e), "escape", what, None,
+                                        kind, main_ok, None)
+                    continue
+                opens = 0
+                for o in evasions:
+                    if o in (main, e):
+                        continue
+                    b.push(o)
+                    opens += dfpn_mate(b, 20_000) is None
+                    b.pop()
+                made = (s2, ply, cshogi.move_to_usi(e), "longer", what, pv, kind, main_ok,
+                        opens)
+                rank = int(opens > 0)
+                if rank == 0:
+                    return made
+                if best is None or rank < best[0]:
+                    if best is None:
+                        stop_at = min(deadline, time.time() + SETTLE)
+                    best = (rank, made)
+    return best[1] if best else escape
 
 
 def ply_order(eligible: list[int], k: int) -> list[int]:
@@ -465,7 +727,7 @@ def ply_order(eligible: list[int], k: int) -> list[int]:
 
 
 def candidates(d: Path):
-    for name in ("rules-tricky.tsv", "famous.tsv", "mate3-11.tsv"):
+    for name in ("rules-tricky.tsv", "famous.tsv", "mate3-11.tsv", "extra1-9.tsv"):
         for row in (d / name).read_text(encoding="utf-8").splitlines():
             cols = row.split("\t")
             if row.startswith("#") or len(cols) < 2 or not cols[1].isdigit():
@@ -482,6 +744,11 @@ def main() -> int:
     ap.add_argument("--build-s", type=float, default=120,
                     help="time cap of each construction (seconds)")
     ap.add_argument("--json")
+    ap.add_argument("--fill", action="store_true",
+                    help="past the first COUNT sound bases, take further sound bases for the "
+                    "longer defence until COUNT are made")
+    ap.add_argument("--only", choices=["alternative", "defence"],
+                    help="build one kind of flaw only")
     a = ap.parse_args()
     d = problems_dir()
     if not (d / "rules-tricky.tsv").exists():
@@ -491,11 +758,19 @@ def main() -> int:
     counts = {"seen": 0, "sound": 0, "rejected_flawed": 0, "rejected_undecided": 0,
               "rejected_nomate": 0, "rejected_short": 0, "rejected_other": 0,
               "alt_made": 0, "alt_at_chosen": 0, "alt_in_three": 0, "alt_named": 0,
-              "def_made": 0, "def_at_chosen": 0, "def_longer": 0, "def_named": 0}
+              "def_at_chosen": 0, "def_longer": 0, "def_longer_named": 0,
+              "def_longer_opens": 0, "def_longer_first": 0,
+              "def_longer_named_first": 0,
+              "def_longer_main_unproven": 0, "def_longer_king": 0, "def_longer_capture": 0,
+              "def_longer_held": 0, "def_escape": 0, "def_escape_named": 0, "def_skipped": 0,
+              "def_skipped_fill": 0,
+              "check_gen_disagree": 0}
     seen = set()
     t0 = time.time()
     for name, sfen in candidates(d):
-        if counts["sound"] >= a.count:
+        # The first `count` sound bases get both flaws; past them, bases are taken for the
+        # longer defence only, until `count` are made (--fill) or the sets run out.
+        if counts["sound"] >= a.count and not (a.fill and counts["def_longer"] < a.count):
             break
         if loads(sfen) is None:
             continue  # not loadable, or the attacker starts in check (no composed problem)
@@ -521,11 +796,21 @@ def main() -> int:
         line = base["line"].split()
         row = {"set": name, "sfen": sfen, "line": base["line"]}
         att = ply_order(list(range(0, len(line) - 2, 2)), i)
-        # Defender plies with at most three plies after the line's defence (a brute-force "no
-        # mate within n" is cheap there), then the one with five when those give nothing.
-        dfn = ply_order([p for p in range(1, len(line) - 1, 2) if len(line) - p - 1 <= 3], i)
-        dfn += [p for p in range(1, len(line) - 1, 2) if len(line) - p - 1 == 5]
-        made = flaw_alternative(sfen, line, att, time.time() + a.build_s)
+        # Defender plies with at most MAX_AFTER plies after the line's defence (the relaxed
+        # brute force "no mate within n" stays affordable there).
+        dfn = ply_order([p for p in range(1, len(line) - 1, 2)
+                         if len(line) - p - 1 <= MAX_AFTER], i)
+        # cshogi's check generator, which the relaxed brute force uses, against the legal
+        # moves that give check, on every position of the line.
+        b = cshogi.Board(sfen)
+        for j, mv in enumerate(line):
+            if j % 2 == 0 and not checks_agree(b):
+                counts["check_gen_disagree"] += 1
+            b.push_usi(mv)
+        first = i < a.count
+        row["first_bases"] = first
+        made = flaw_alternative(sfen, line, att, time.time() + a.build_s) \
+            if a.only != "defence" and first else None
         if made:
             s2, ply, mv, mlen, what = made
             counts["alt_made"] += 1
@@ -540,21 +825,41 @@ def main() -> int:
                                   "named": named, "verdict": r["verdict"],
                                   "kinds_at_ply": sorted({f["kind"] for f in r["findings"]
                                                           if f["ply"] == ply + 1})}
-        made = flaw_defence(sfen, line, dfn, time.time() + a.build_s)
+        made = flaw_defence(sfen, line, dfn, time.time() + a.build_s) \
+            if a.only != "alternative" and dfn else None
         if made:
-            s2, ply, ev, how, what = made
-            counts["def_made"] += 1
+            s2, ply, ev, how, what, pv, kind, main_ok, opens = made
             counts["def_at_chosen"] += ply == dfn[0]
-            counts["def_longer"] += how == "longer"
             r = check(s2, " ".join(line), a.time_ms)
-            named = any(f["kind"] in ("longer_defence", "no_mate") and f["ply"] == ply + 1
-                        for f in r["findings"])
-            counts["def_named"] += named
+            at_ply = [f for f in r["findings"] if f["ply"] == ply + 1]
+            # Named: the evasion itself reported at that ply, as the kind it is.
+            want = "longer_defence" if how == "longer" else "no_mate"
+            named = any(f["kind"] == want and f.get("moves", "").split()[:1] == [ev]
+                        for f in at_ply)
+            named_kind = any(f["kind"] == want for f in at_ply)
+            if how == "longer":
+                counts["def_longer"] += 1
+                counts["def_longer_named"] += named
+                counts["def_longer_first"] += first
+                counts["def_longer_named_first"] += named and first
+                counts["def_longer_opens"] += opens > 0
+                counts["def_longer_main_unproven"] += not main_ok
+                counts[f"def_longer_{kind}"] += 1
+            else:
+                counts["def_escape"] += 1
+                counts["def_escape_named"] += named
             row["defence"] = {"sfen": s2, "added": what, "chosen_ply": dfn[0] + 1,
-                              "ply": ply + 1, "evasion": ev, "how": how, "named": named,
-                              "verdict": r["verdict"],
-                              "kinds_at_ply": sorted({f["kind"] for f in r["findings"]
-                                                      if f["ply"] == ply + 1})}
+                              "ply": ply + 1, "plies_left": len(line) - ply - 1,
+                              "evasion": ev, "evasion_kind": kind, "how": how,
+                              "line_defence_mated_within": main_ok,
+                              "mate_after": " ".join(pv) if pv else None,
+                              "other_evasions_unmated": opens, "named": named,
+                              "kind_at_ply": named_kind, "verdict": r["verdict"],
+                              "kinds_at_ply": sorted({f["kind"] for f in at_ply}),
+                              "reported": [f"{f['kind']} {f.get('moves', '')}" for f in at_ply
+                                           if f["kind"] in ("longer_defence", "no_mate")]}
+        if not (made and made[3] == "longer"):
+            counts["def_skipped" if first else "def_skipped_fill"] += 1
         rows.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
     counts["seconds"] = round(time.time() - t0, 1)
