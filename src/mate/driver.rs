@@ -331,9 +331,9 @@ fn run_root(
                     // The bound is proven whether or not a line can be read now: keep the
                     // line kept so far and go on with the rounds. Ending here left the answer
                     // at a bound above the minimum with time to spare: long-ge50 row 1 (353
-                    // plies) with six threads, 1 run in about 15, stopped at "mate within 379,
-                    // none shorter refuted" 4 s into a 120 s budget, showing a 233-ply line
-                    // read by stored lengths. The rounds end anyway: each one lowers `upper`
+                    // plies) with six threads, 4 runs in about 80 under load, stopped at "mate
+                    // within 357" or "379", none shorter refuted, a few seconds into a 120 s
+                    // budget, showing lines of 233-257 plies read by stored lengths. The rounds end anyway: each one lowers `upper`
                     // or raises `lower`, and once they meet the exact line is read below.
                     if s.aborted().is_some() {
                         break;
@@ -550,42 +550,40 @@ fn shorten_line(
         if pass.stopped {
             return;
         }
-        if pass.improved == 0 {
+        // A pass shortened the line only if the reading after it is shorter. Improved
+        // positions off the line (or ties) leave it as long as it was: that is a pass that
+        // found nothing for the line, so the next one goes deeper, as after a pass that
+        // improved nothing. Ending the passes there instead left 雪月花 (famous.tsv row 217)
+        // at 369 plies with two threads in one run of two: its 6-ply pass improved 4
+        // positions and the line stayed 369, so the 8-ply pass that took the other run from
+        // 367 to 343 (106 improved, 0.6 s) never ran, and the round within 367 then used the
+        // remaining 27 s unfinished.
+        let shortened = pass.improved > 0
+            && match read_line(s, pos, minimax) {
+                Ok((l, true)) if l.len() < line.len() => {
+                    *upper = (*upper).min(l.len());
+                    *line = l;
+                    publish(
+                        s,
+                        line,
+                        *upper,
+                        lower,
+                        format!("mate within {upper} plies proven"),
+                    );
+                    true
+                }
+                Ok((_, true)) => false,
+                Ok((_, false)) => return,
+                Err(e) => {
+                    log::info!("no line read after a shortcut pass: {e}");
+                    return;
+                }
+            };
+        if !shortened {
             if depth >= *SHORTCUT_DEPTHS.end() {
                 return;
             }
             depth += 2;
-            continue;
-        }
-        match read_line(s, pos, minimax) {
-            Ok((l, true)) if l.len() < line.len() => {
-                *upper = (*upper).min(l.len());
-                *line = l;
-                publish(
-                    s,
-                    line,
-                    *upper,
-                    lower,
-                    format!("mate within {upper} plies proven"),
-                );
-            }
-            // Improved positions off the line (or ties) leave it as long as it was: that is a
-            // pass that found nothing for the line, so go deeper as above. Returning here
-            // instead left 雪月花 (famous.tsv row 217) at 369 plies with two threads in one run
-            // of two: its 6-ply pass improved 4 positions and the line stayed 369, so the
-            // 8-ply pass that took the other run from 367 to 343 (106 improved, 0.6 s) never
-            // ran, and the round within 367 then used the remaining 27 s unfinished.
-            Ok((_, true)) => {
-                if depth >= *SHORTCUT_DEPTHS.end() {
-                    return;
-                }
-                depth += 2;
-            }
-            Ok((_, false)) => return,
-            Err(e) => {
-                log::info!("no line read after a shortcut pass: {e}");
-                return;
-            }
         }
     }
 }
@@ -704,7 +702,7 @@ mod tests {
 
     /// A line that cannot be read after a round proved a shorter mate must not end the
     /// shortest-mate search: the bound is proven either way. It did end it, and long-ge50's
-    /// 353-ply horse-circling problem with six threads (4 runs in about 85 under load) was
+    /// 353-ply horse-circling problem with six threads (4 runs in about 80 under load) was
     /// answered "mate within 357 to 379, none shorter refuted" a few seconds into a 120 s
     /// budget, with a 233-ply line read by stored lengths. Here the first proof's line is read
     /// and every later reading fails: the rounds must still go down to the minimum (5: the
