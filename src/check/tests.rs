@@ -68,6 +68,29 @@ fn spare_pieces() {
     assert_eq!(r.verdict, Verdict::Flawed);
 }
 
+/// ▲１一金打 △同玉 ▲２二香成 ends with the silver in hand; △１三玉 lasts as long and is mated
+/// in one only by a silver drop (▲２二銀打, ▲１四銀打, ▲２四銀打: every mate in one there, listed
+/// with cshogi; ▲１五龍 is answered by an interposition on 1d, the defender holding the rest of
+/// the set), so the defender, choosing among equal lengths, takes it: 駒余り by the defender's
+/// choice, a flaw at ply 2.
+#[test]
+fn fewer_spare_defence() {
+    let sfen = "9/8k/7L1/9/6N+R1/9/9/9/9 b GSr2b3g3s3n3l18p 1";
+    let given = "G*1a 1b1a 2c2b+";
+    assert!(mates(sfen, given) && mates(sfen, "G*1a 1b1c S*2b"));
+    let r = run(sfen, Some(given));
+    let f: Vec<_> = r.of(FindingKind::FewerSpareDefence).collect();
+    assert_eq!(f.len(), 1, "{}", r.text());
+    assert_eq!(
+        (f[0].ply, f[0].moves[0].to_string()),
+        (2, "1b1c".to_string())
+    );
+    assert_eq!(f[0].moves.len(), 2, "{}", r.text());
+    assert!(f[0].moves[1].is_drop(), "{}", r.text());
+    assert_eq!(r.spare_at_end, 1);
+    assert_eq!(r.verdict, Verdict::Flawed);
+}
+
 /// A lone pawn cannot mate: 不詰.
 #[test]
 fn no_mate() {
