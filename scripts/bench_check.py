@@ -6,8 +6,13 @@ proven strict bounds, the flaws and notes found (kind@ply), the open questions, 
 mating line a finding shows is replayed with cshogi (the oracle); a failed replay is printed as
 WRONG.
 
+With --lines FILE (scripts/data/classical-lines.tsv: name, source, plies, USI line, the
+source's note), only the rows named there are checked, each against that line (`--solution`,
+the published 作意 instead of the engine's line); the line is first replayed with cshogi
+(legal, checks, checkmate at the end) and the source's note is printed beside the report.
+
 Usage: .venv/bin/python scripts/bench_check.py SET.tsv [--match 無双,図巧] [--tags 無駄合]
-       [--time-ms 60000] [--hash-mb 512] [--limit N]
+       [--time-ms 60000] [--hash-mb 512] [--limit N] [--lines FILE]
 """
 
 from __future__ import annotations
@@ -49,6 +54,18 @@ def replays(sfen: str, line: list[str], f: dict) -> bool:
     return True
 
 
+def mates(sfen: str, line: list[str]) -> bool:
+    """The line replays with cshogi: legal, every attacker move a check, checkmate at the end."""
+    b = cshogi.Board(sfen)
+    for i, mv in enumerate(line):
+        if mv not in {cshogi.move_to_usi(m) for m in b.legal_moves}:
+            return False
+        b.push_usi(mv)
+        if i % 2 == 0 and not b.is_check():
+            return False
+    return b.is_check() and b.is_game_over()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("set")
@@ -57,7 +74,15 @@ def main() -> int:
     ap.add_argument("--time-ms", type=int, default=60000)
     ap.add_argument("--hash-mb", type=int, default=512)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--lines", help="check the rows named in this file against its lines")
     a = ap.parse_args()
+    given = {}
+    if a.lines:
+        for row in Path(a.lines).read_text(encoding="utf-8").splitlines():
+            cols = row.split("\t")
+            if row.startswith("#") or len(cols) < 5 or cols[0] == "name":
+                continue
+            given[cols[0]] = (cols[3], cols[1], cols[4])
     path = Path(a.set)
     if not path.is_absolute():
         path = problems_dir() / path
@@ -74,18 +99,29 @@ def main() -> int:
             continue
         if a.tags and not any(t in label for t in a.tags.split(",")):
             continue
-        rows.append((cols[0], cols[1], cols[2] if len(cols) > 2 else ""))
+        name = cols[2] if len(cols) > 2 else ""
+        if a.lines and name not in given:
+            continue
+        rows.append((cols[0], cols[1], name))
     if a.limit:
         rows = rows[: a.limit]
     print(f"`tsumugi check --time-ms {a.time_ms} --hash-mb {a.hash_mb}` on {path.name}"
           f"{' rows matching ' + a.match if a.match else ''}{' tags ' + a.tags if a.tags else ''}\n")
-    print("| problem | known | verdict | line | strict bounds | flaws | notes | undecided | s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    extra = " source says |" if a.lines else ""
+    print("| problem | known | verdict | line | strict bounds | flaws | notes | undecided | s |"
+          + extra)
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|" if a.lines else ""))
     total = Counter()
     for sfen, known, name in rows:
+        args = []
+        if a.lines:
+            if not mates(sfen, given[name][0].split()):
+                print(f"| {name} | {known} | error | | | the given line does not mate | | | |")
+                continue
+            args = ["--solution", given[name][0]]
         t0 = time.time()
         p = subprocess.run([binary(), "check", sfen, "--format", "json", "--time-ms",
-                            str(a.time_ms), "--hash-mb", str(a.hash_mb)],
+                            str(a.time_ms), "--hash-mb", str(a.hash_mb), *args],
                            capture_output=True, text=True, timeout=a.time_ms / 1000 + 120)
         secs = time.time() - t0
         if not p.stdout.strip():
@@ -105,7 +141,8 @@ def main() -> int:
         print(f"| {name} | {known} | {d['verdict']}{' WRONG×' + str(wrong) if wrong else ''} "
               f"| {d['length']}{' (re-read)' if d.get('reread') else ''} | {bounds} "
               f"| {fmt(flaws)} | {len(d['findings']) - sum(flaws.values())} "
-              f"| {len(d['undecided'])} | {secs:.1f} |", flush=True)
+              f"| {len(d['undecided'])} | {secs:.1f} |"
+              + (f" {given[name][2]} |" if a.lines else ""), flush=True)
     print(f"\ntotals: {dict(total)}")
     return 0
 

@@ -38,9 +38,10 @@ before the check runs:
   This is a longer defence proper ("longer"): mated, later than the line. The check, given
   the line, must report `longer_defence` at that ply for that evasion ("named"). When no
   change gives one, an "escape" (c without d: df-pn found no mate within its node cap) is
-  reported for information; it is no longer defence and is not counted as one. Among
-  longer defences, one where df-pn mates every other evasion at that ply (no escape opened)
-  is preferred; the search goes on SETTLE seconds past a first find for such a one.
+  reported for information; it is no longer defence and is not counted as one.
+  (e) The changed problem is still a mate problem: cshogi's df-pn mates every other evasion
+      at that ply and at every other defender ply of the line (an escape opened anywhere
+      rejects the change).
   Eligible plies: every defender ply with at most MAX_AFTER plies after the line's defence.
   The relaxed brute force takes its checks from cshogi's check generator
   (`Board.check_moves`); on every attacker position of every base's line the script compares
@@ -80,8 +81,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_LEN = 15
 # Longest rest (plies after the line's defence) at which a longer defence is built.
 MAX_AFTER = 11
-# Seconds the longer-defence search goes on past its first find for a better one.
-SETTLE = 20
 # Node cap of one relaxed "no mate within n" proof (the brute force is Python).
 RELAXED_NODES = 60_000
 # Longest mate cshogi's `mate_move` is asked for after the new evasion.
@@ -656,21 +655,19 @@ def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
     problem's line, and the line's own defence at the ply still mated within the plies left
     (`main_ok`, required: every defence counted, so the evasion is longer than the line's
     defence in any count). The evasion is a defence in every composer count (`defence_kind`:
-    a king move, a capture, or an interposition no check captures at once). `opens`: how many
-    other evasions at that ply df-pn did not mate (escapes the change may have opened). A
-    longer defence with opens == 0 is returned at once; otherwise the first one found is kept
-    and the search goes on SETTLE seconds for a clean one. An escape is returned only when no
-    longer defence is made."""
+    a king move, a capture, or an interposition no check captures at once). The changed
+    problem must still be a mate problem: df-pn mates every other evasion at that ply and at
+    every other defender ply of the line (`opens`, the count of other evasions at that ply
+    left unmated, is therefore 0 in every longer defence made). An escape is returned only when
+    no longer defence is made."""
     end = end_moves(sfen, line)
     adds = list(defender_changes(sfen))
     escape = None  # the first escape: reported only when no longer defence is made
-    best = None  # (rank, made); rank 0 is best
-    stop_at = deadline
     for ply in plies:
         after = len(line) - ply - 1  # plies the line has left after its own defence
         for s2, what in adds:
-            if time.time() > stop_at:
-                return best[1] if best else escape
+            if time.time() > deadline:
+                return escape
             if loads(s2) is None or not line_mates(s2, line, end):
                 continue
             b = board_after(s2, line[:ply])
@@ -706,16 +703,31 @@ def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
                     b.push(o)
                     opens += dfpn_mate(b, 20_000) is None
                     b.pop()
-                made = (s2, ply, cshogi.move_to_usi(e), "longer", what, pv, kind, main_ok,
-                        opens)
-                rank = int(opens > 0)
-                if rank == 0:
-                    return made
-                if best is None or rank < best[0]:
-                    if best is None:
-                        stop_at = min(deadline, time.time() + SETTLE)
-                    best = (rank, made)
-    return best[1] if best else escape
+                # The changed problem is still a mate problem: every other defence on the line
+                # mated, at this ply and at the others.
+                if opens or not others_mated(s2, line, ply):
+                    continue
+                return (s2, ply, cshogi.move_to_usi(e), "longer", what, pv, kind, main_ok, opens)
+    return escape
+
+
+def others_mated(sfen: str, line: list[str], skip: int) -> bool:
+    """Every evasion other than the line's, at every defender ply of the line but `skip`, is
+    mated: cshogi's df-pn proves it (node cap 20 000; a mate it does not find counts as not
+    mated, so a change is only ever rejected by this, never let through on a guess)."""
+    b = cshogi.Board(sfen)
+    for q, mv in enumerate(line):
+        if q % 2 == 1 and q != skip:
+            for e in list(b.legal_moves):
+                if cshogi.move_to_usi(e) == mv:
+                    continue
+                b.push(e)
+                mated = dfpn_mate(b, 20_000) is not None
+                b.pop()
+                if not mated:
+                    return False
+        b.push_usi(mv)
+    return True
 
 
 def ply_order(eligible: list[int], k: int) -> list[int]:
@@ -747,6 +759,9 @@ def main() -> int:
     ap.add_argument("--fill", action="store_true",
                     help="past the first COUNT sound bases, take further sound bases for the "
                     "longer defence until COUNT are made")
+    ap.add_argument("--spare-bases", action="store_true",
+                    help="with --fill, also take rows whose one flaw is 駒余り (game positions "
+                    "whose minimal line is unique) for the longer defence")
     ap.add_argument("--only", choices=["alternative", "defence"],
                     help="build one kind of flaw only")
     a = ap.parse_args()
@@ -763,7 +778,8 @@ def main() -> int:
               "def_longer_named_first": 0,
               "def_longer_main_unproven": 0, "def_longer_king": 0, "def_longer_capture": 0,
               "def_longer_held": 0, "def_escape": 0, "def_escape_named": 0, "def_skipped": 0,
-              "def_skipped_fill": 0,
+              "def_skipped_fill": 0, "spare_bases": 0, "def_longer_spare": 0,
+              "def_longer_named_spare": 0,
               "check_gen_disagree": 0}
     seen = set()
     t0 = time.time()
@@ -781,6 +797,15 @@ def main() -> int:
         counts["seen"] += 1
         base = check(sfen, None, a.time_ms)
         verdict = base["verdict"]
+        # Past the first `count` sound bases, --spare-bases also takes a row whose one flaw is
+        # 駒余り (a game position whose minimal line is unique: no alternative mate, no longer
+        # or shorter defence, nothing undecided), for the longer defence only.
+        spare_only = (a.spare_bases and counts["sound"] >= a.count and verdict == "flawed"
+                      and not base.get("undecided")
+                      and {f["kind"] for f in base["findings"] if f["severity"] == "flaw"}
+                      == {"spare_pieces"})
+        if spare_only:
+            verdict = "sound"
         if verdict != "sound" or len(base.get("line", "").split()) < 3:
             key_ = {"flawed": "rejected_flawed", "undecided": "rejected_undecided",
                     "nomate": "rejected_nomate", "sound": "rejected_short"}.get(
@@ -794,7 +819,9 @@ def main() -> int:
         i = counts["sound"]
         counts["sound"] += 1
         line = base["line"].split()
-        row = {"set": name, "sfen": sfen, "line": base["line"]}
+        counts["spare_bases"] += spare_only
+        row = {"set": name, "sfen": sfen, "line": base["line"],
+               "base": "spare_only" if spare_only else "sound"}
         att = ply_order(list(range(0, len(line) - 2, 2)), i)
         # Defender plies with at most MAX_AFTER plies after the line's defence (the relaxed
         # brute force "no mate within n" stays affordable there).
@@ -842,6 +869,8 @@ def main() -> int:
                 counts["def_longer_named"] += named
                 counts["def_longer_first"] += first
                 counts["def_longer_named_first"] += named and first
+                counts["def_longer_spare"] += spare_only
+                counts["def_longer_named_spare"] += named and spare_only
                 counts["def_longer_opens"] += opens > 0
                 counts["def_longer_main_unproven"] += not main_ok
                 counts[f"def_longer_{kind}"] += 1
