@@ -54,7 +54,10 @@ first. 余詰 additions are tried cheapest first: hand pieces, then board pieces
 Defender changes are tried nearest the defender's king first.
 
 With --fill, sound bases past the first N are taken for the longer defence only, until N longer
-defences are made or the sets run out (the 余詰 half stays on the first N). The summary counts
+defences are made or the sets run out (the 余詰 half stays on the first N). With --spare-bases
+the fill also takes rows whose one flaw is 駒余り (game positions of mate3-11.tsv whose minimal
+line is unique: no alternative mate, no longer or shorter defence, nothing undecided; the issue
+names these as bases); they are counted in `sound` and apart in `spare_bases`. The summary counts
 the bases where no longer defence was made among the first N (`def_skipped`) and past them
 (`def_skipped_fill`). A construction search is cut at --build-s seconds, so a slower machine
 may make fewer.
