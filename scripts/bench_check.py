@@ -103,6 +103,10 @@ def main() -> int:
         if a.lines and name not in given:
             continue
         rows.append((cols[0], cols[1], name))
+    if a.lines:
+        missing = sorted(set(given) - {name for _, _, name in rows})
+        if missing:
+            print(f"not in {path.name} (not checked): {', '.join(missing)}", file=sys.stderr)
     if a.limit:
         rows = rows[: a.limit]
     print(f"`tsumugi check --time-ms {a.time_ms} --hash-mb {a.hash_mb}` on {path.name}"
@@ -116,7 +120,8 @@ def main() -> int:
         args = []
         if a.lines:
             if not mates(sfen, given[name][0].split()):
-                print(f"| {name} | {known} | error | | | the given line does not mate | | | |")
+                print(f"| {name} | {known} | error | | | the given line does not mate | | | | "
+                      f"{given[name][2]} |")
                 continue
             args = ["--solution", given[name][0]]
         t0 = time.time()
