@@ -22,7 +22,8 @@ use std::collections::{HashMap, HashSet};
 /// it is itself a proven bound for the shortest-mate post-search.
 ///
 /// A defence whose position has no readable proof (an entry replaced or collected) is proven
-/// again with the reading path as the search path, up to `MAX_REPROVES` times. `None` when the
+/// again with the reading path as the search path, up to `MAX_REPROVES` times and
+/// `MAX_REPROVE_NODES` nodes. `None` when the
 /// table still lacks a proof on the way (the caller falls back to `walk`) or when a defence
 /// would repeat a position of the reading path; `Err(true)` when it gave up: more than
 /// `budget` positions visited, or the search stopped. The line is not verified here (the
@@ -41,6 +42,7 @@ pub(crate) fn read_minimax(
         root: root.clone(),
         gap: false,
         reproves: 0,
+        reprove_nodes: 0,
         low: usize::MAX,
         visits: 0,
         budget,
@@ -89,6 +91,8 @@ struct Minimax {
     /// The last `child_value` failed for want of a proof (not by repetition).
     gap: bool,
     reproves: usize,
+    /// Search nodes spent by those re-proofs (bounded by `MAX_REPROVE_NODES`).
+    reprove_nodes: u64,
     /// Smallest path index that a repetition met below the current node returned to.
     low: usize,
     visits: usize,
@@ -104,6 +108,16 @@ fn stored_proof(s: &Search, pos: &Position) -> Option<u16> {
 
 /// Table gaps proven again during one minimax reading (each is a df-pn search).
 const MAX_REPROVES: usize = 2048;
+
+/// Search nodes one minimax reading may spend proving gaps again; past them a gap is left
+/// unread (the reading may still find a line through another check; if not, the driver follows
+/// stored lengths this once and reads by minimax again next time). Measured on famous.tsv row 191 (墨酔38_H, the set's length 57; 30 s, one
+/// thread, 1024 MB): each reading re-proved 440–720 defences, one spent 5.1 M nodes (6.1 s) on
+/// them, and the last used the final 10 s, so the answer stayed at 61; with this budget it
+/// reached 57 (rounds within 59 and 57 in under 0.1 s each). Unchanged with it: the short
+/// sets' nodes (23,829,050 on mate3-11 and extra1-9 at 3 s), long-ge50's 34 known rows (34/34,
+/// 79.8 s), Microcosmos' 1525-ply bound (23.3 s) and 図巧100番's minimum (18.7 s).
+const MAX_REPROVE_NODES: u64 = 1_000_000;
 
 impl Minimax {
     /// The value of the child `pos` of the node at path index `me`; sets `gap` when it failed
@@ -184,14 +198,22 @@ impl Minimax {
             pos.do_move(m);
             self.moves.push(m);
             let mut v = self.child_value(s, pos, !or, me);
-            if v.is_none() && !or && self.gap && self.reproves < MAX_REPROVES && !self.failed {
+            if v.is_none()
+                && !or
+                && self.gap
+                && self.reproves < MAX_REPROVES
+                && self.reprove_nodes < MAX_REPROVE_NODES
+                && !self.failed
+            {
                 // A table gap below a defence (an entry replaced or collected): prove that
                 // position again with the reading path as the search path, then read it anew.
                 self.reproves += 1;
                 self.moves.pop();
                 pos.undo_move();
                 let limit = s.limit();
+                let n0 = s.nodes();
                 s.prove_at(&self.root, &self.moves, Some(m), limit);
+                self.reprove_nodes += s.nodes() - n0;
                 pos.do_move(m);
                 self.moves.push(m);
                 self.unproven.clear();
