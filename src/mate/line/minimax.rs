@@ -114,7 +114,7 @@ const MAX_REPROVES: usize = 2048;
 /// stored lengths this once and reads by minimax again next time). Measured on famous.tsv row 191 (墨酔38_H, the set's length 57; 30 s, one
 /// thread, 1024 MB): each reading re-proved 440–720 defences, one spent 5.1 M nodes (6.1 s) on
 /// them, and the last used the final 10 s, so the answer stayed at 61; with this budget it
-/// reached 57 (rounds within 59 and 57 in under 0.1 s each). Unchanged with it: the short
+/// reached 57 (the round within 57 took 63 K nodes). Unchanged with it: the short
 /// sets' nodes (23,829,050 on mate3-11 and extra1-9 at 3 s), long-ge50's 34 known rows (34/34,
 /// 79.8 s), Microcosmos' 1525-ply bound (23.3 s) and 図巧100番's minimum (18.7 s).
 const MAX_REPROVE_NODES: u64 = 1_000_000;
