@@ -333,8 +333,9 @@ fn run_root(
                     // at a bound above the minimum with time to spare: long-ge50 row 1 (353
                     // plies) with six threads, 4 runs in about 80 under load, stopped at "mate
                     // within 357" or "379", none shorter refuted, a few seconds into a 120 s
-                    // budget, showing lines of 233-257 plies read by stored lengths. The rounds end anyway: each one lowers `upper`
-                    // or raises `lower`, and once they meet the exact line is read below.
+                    // budget, showing lines of 233-257 plies read by stored lengths. The rounds
+                    // end anyway: each one lowers `upper` or raises `lower`, and once they meet
+                    // the exact line is read below.
                     if s.aborted().is_some() {
                         break;
                     }

@@ -23,8 +23,8 @@ use std::collections::{HashMap, HashSet};
 ///
 /// A defence whose position has no readable proof (an entry replaced or collected) is proven
 /// again with the reading path as the search path, up to `MAX_REPROVES` times and
-/// `MAX_REPROVE_NODES` nodes. `None` when the
-/// table still lacks a proof on the way (the caller falls back to `walk`) or when a defence
+/// `MAX_REPROVE_NODES` nodes. `None` when the table still lacks a proof on the way (the caller
+/// falls back to `walk`) or when a defence
 /// would repeat a position of the reading path; `Err(true)` when it gave up: more than
 /// `budget` positions visited, or the search stopped. The line is not verified here (the
 /// driver verifies every line it accepts).
@@ -110,13 +110,14 @@ fn stored_proof(s: &Search, pos: &Position) -> Option<u16> {
 const MAX_REPROVES: usize = 2048;
 
 /// Search nodes one minimax reading may spend proving gaps again; past them a gap is left
-/// unread (the reading may still find a line through another check; if not, the driver follows
-/// stored lengths this once and reads by minimax again next time). Measured on famous.tsv row 191 (墨酔38_H, the set's length 57; 30 s, one
-/// thread, 1024 MB): each reading re-proved 440–720 defences, one spent 5.1 M nodes (6.1 s) on
-/// them, and the last used the final 10 s, so the answer stayed at 61; with this budget it
-/// reached 57 (the round within 57 took 63 K nodes). Unchanged with it: the short
-/// sets' nodes (23,829,050 on mate3-11 and extra1-9 at 3 s), long-ge50's 34 known rows (34/34,
-/// 79.8 s), Microcosmos' 1525-ply bound (23.3 s) and 図巧100番's minimum (18.7 s).
+/// unread (the reading may still find a line through another check; if not, the driver
+/// follows stored lengths this once and reads by minimax again next time). Measured on
+/// famous.tsv row 191 (墨酔38_H, the set's length 57; 30 s, one thread, 1024 MB): each reading
+/// re-proved 440–720 defences, one spent 5.1 M nodes (6.1 s) on them, and the last used the
+/// final 10 s, so the answer stayed at 61; with this budget it reached 57 (the round within 57
+/// took 63 K nodes). Unchanged with it: the short sets' nodes (23,829,050 on mate3-11 and
+/// extra1-9 at 3 s), long-ge50's 34 known rows (34/34, 79.8 s), Microcosmos' 1525-ply bound
+/// (23.3 s) and 図巧100番's minimum (18.7 s).
 const MAX_REPROVE_NODES: u64 = 1_000_000;
 
 impl Minimax {
