@@ -651,8 +651,8 @@ def defender_changes(sfen: str):
 
 
 def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
-    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was changed, pv, kind, main_ok,
-    opens) or None.
+    """(sfen, 0-based ply, evasion, 'longer'|'escape', what was changed, pv, kind, main_ok) or
+    None.
 
     One change on the defender's side (`defender_changes`); the line must still be the
     problem's line, and the line's own defence at the ply still mated within the plies left
@@ -660,9 +660,8 @@ def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
     defence in any count). The evasion is a defence in every composer count (`defence_kind`:
     a king move, a capture, or an interposition no check captures at once). The changed
     problem must still be a mate problem: df-pn mates every other evasion at that ply and at
-    every other defender ply of the line (`opens`, the count of other evasions at that ply
-    left unmated, is therefore 0 in every longer defence made). An escape is returned only when
-    no longer defence is made."""
+    every other defender ply of the line (`others_mated`). An escape is returned only when no
+    longer defence is made."""
     end = end_moves(sfen, line)
     adds = list(defender_changes(sfen))
     escape = None  # the first escape: reported only when no longer defence is made
@@ -697,32 +696,27 @@ def flaw_defence(sfen: str, line: list[str], plies: list[int], deadline: float):
                 how, pv = got
                 if how == "escape":
                     escape = escape or (s2, ply, cshogi.move_to_usi(e), "escape", what, None,
-                                        kind, main_ok, None)
+                                        kind, main_ok)
                     continue
-                opens = 0
-                for o in evasions:
-                    if o in (main, e):
-                        continue
-                    b.push(o)
-                    opens += dfpn_mate(b, 20_000) is None
-                    b.pop()
                 # The changed problem is still a mate problem: every other defence on the line
-                # mated, at this ply and at the others.
-                if opens or not others_mated(s2, line, ply):
+                # mated, at this ply (but the new evasion) and at the others.
+                if not others_mated(s2, line, ply, cshogi.move_to_usi(e)):
                     continue
-                return (s2, ply, cshogi.move_to_usi(e), "longer", what, pv, kind, main_ok, opens)
+                return (s2, ply, cshogi.move_to_usi(e), "longer", what, pv, kind, main_ok)
     return escape
 
 
-def others_mated(sfen: str, line: list[str], skip: int) -> bool:
-    """Every evasion other than the line's, at every defender ply of the line but `skip`, is
-    mated: cshogi's df-pn proves it (node cap 20 000; a mate it does not find counts as not
-    mated, so a change is only ever rejected by this, never let through on a guess)."""
+def others_mated(sfen: str, line: list[str], ply: int, evasion: str) -> bool:
+    """Every evasion other than the line's at every defender ply of the line, and other than
+    `evasion` at `ply`, is mated: cshogi's df-pn proves it (node cap 20 000; a mate it does not
+    find counts as not mated, so a change is only ever rejected by this, never let through on
+    a guess)."""
     b = cshogi.Board(sfen)
     for q, mv in enumerate(line):
-        if q % 2 == 1 and q != skip:
+        if q % 2 == 1:
             for e in list(b.legal_moves):
-                if cshogi.move_to_usi(e) == mv:
+                u = cshogi.move_to_usi(e)
+                if u == mv or (q == ply and u == evasion):
                     continue
                 b.push(e)
                 mated = dfpn_mate(b, 20_000) is not None
@@ -777,7 +771,7 @@ def main() -> int:
               "rejected_nomate": 0, "rejected_short": 0, "rejected_other": 0,
               "alt_made": 0, "alt_at_chosen": 0, "alt_in_three": 0, "alt_named": 0,
               "def_at_chosen": 0, "def_longer": 0, "def_longer_named": 0,
-              "def_longer_opens": 0, "def_longer_first": 0,
+              "def_longer_first": 0,
               "def_longer_named_first": 0,
               "def_longer_main_unproven": 0, "def_longer_king": 0, "def_longer_capture": 0,
               "def_longer_held": 0, "def_escape": 0, "def_escape_named": 0, "def_skipped": 0,
@@ -858,7 +852,7 @@ def main() -> int:
         made = flaw_defence(sfen, line, dfn, time.time() + a.build_s) \
             if a.only != "alternative" and dfn else None
         if made:
-            s2, ply, ev, how, what, pv, kind, main_ok, opens = made
+            s2, ply, ev, how, what, pv, kind, main_ok = made
             counts["def_at_chosen"] += ply == dfn[0]
             r = check(s2, " ".join(line), a.time_ms)
             at_ply = [f for f in r["findings"] if f["ply"] == ply + 1]
@@ -874,7 +868,6 @@ def main() -> int:
                 counts["def_longer_named_first"] += named and first
                 counts["def_longer_spare"] += spare_only
                 counts["def_longer_named_spare"] += named and spare_only
-                counts["def_longer_opens"] += opens > 0
                 counts["def_longer_main_unproven"] += not main_ok
                 counts[f"def_longer_{kind}"] += 1
             else:
@@ -885,7 +878,7 @@ def main() -> int:
                               "evasion": ev, "evasion_kind": kind, "how": how,
                               "line_defence_mated_within": main_ok,
                               "mate_after": " ".join(pv) if pv else None,
-                              "other_evasions_unmated": opens, "named": named,
+                              "named": named,
                               "kind_at_ply": named_kind, "verdict": r["verdict"],
                               "kinds_at_ply": sorted({f["kind"] for f in at_ply}),
                               "reported": [f"{f['kind']} {f.get('moves', '')}" for f in at_ply
