@@ -53,6 +53,8 @@ pub(super) struct Monitor<'a> {
     pub helper_of: Option<(&'a Crew, u64)>,
     /// A helper's nodes already added to its crew's count.
     flushed: u64,
+    /// The main search should publish its path to its helpers (set at polls).
+    pub publish_due: bool,
 }
 
 impl<'a> Monitor<'a> {
@@ -83,6 +85,7 @@ impl<'a> Monitor<'a> {
             crew: None,
             helper_of: None,
             flushed: 0,
+            publish_due: false,
         }
     }
 
@@ -170,6 +173,7 @@ impl<'a> Monitor<'a> {
             }
             return;
         }
+        self.publish_due = self.crew.is_some();
         let now = Instant::now();
         if let Some(d) = self.deadline {
             if now >= d {
