@@ -54,9 +54,6 @@ use std::sync::atomic::AtomicBool;
 pub(crate) struct Scratch {
     children: Vec<Child>,
     path: path::PathBuffers,
-    /// The moves from the search's starting node to the node being searched (published to
-    /// the helpers, see `crew`).
-    trail: Vec<Move>,
 }
 
 impl Scratch {
@@ -64,7 +61,6 @@ impl Scratch {
         Scratch {
             children: Vec::with_capacity(1 << 16),
             path: path::PathBuffers::new(),
-            trail: Vec::with_capacity(4096),
         }
     }
 
@@ -91,8 +87,6 @@ pub(crate) struct Search<'a> {
     /// Table salt (see `keys::table_salt`).
     salt: u64,
     children: &'a mut Vec<Child>,
-    /// Moves from the node `mid` was first called on to the node being searched.
-    trail: &'a mut Vec<Move>,
     path: Path<'a>,
     monitor: Monitor<'a>,
     /// Longest mate looked for, in plies from the root (`u32::MAX`: none).
@@ -123,7 +117,6 @@ impl<'a> Search<'a> {
             attacker,
             salt,
             children: &mut scratch.children,
-            trail: &mut scratch.trail,
             path: Path::new(&mut scratch.path, salt, max_plies),
             monitor,
             max_plies,
@@ -150,7 +143,6 @@ impl<'a> Search<'a> {
             return self.mid(pos, INF, INF, ply);
         };
         crew.start(root, moves, self.max_plies, self.attacker, self.salt);
-        self.trail.clear();
         let r = self.mid(pos, INF, INF, ply);
         crew.finish();
         r

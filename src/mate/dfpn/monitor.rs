@@ -53,8 +53,6 @@ pub(super) struct Monitor<'a> {
     pub helper_of: Option<(&'a Crew, u64)>,
     /// A helper's nodes already added to its crew's count.
     flushed: u64,
-    /// The main search should publish its path to its helpers (set at polls).
-    pub publish_due: bool,
 }
 
 impl<'a> Monitor<'a> {
@@ -85,7 +83,6 @@ impl<'a> Monitor<'a> {
             crew: None,
             helper_of: None,
             flushed: 0,
-            publish_due: false,
         }
     }
 
@@ -173,7 +170,6 @@ impl<'a> Monitor<'a> {
             }
             return;
         }
-        self.publish_due = self.crew.is_some();
         let now = Instant::now();
         if let Some(d) = self.deadline {
             if now >= d {

@@ -20,12 +20,6 @@ impl Search<'_> {
         ply: u32,
     ) -> NodeResult {
         let stopped = self.monitor.enter_node(self.tt);
-        if self.monitor.publish_due {
-            self.monitor.publish_due = false;
-            if let Some(crew) = self.monitor.crew {
-                crew.publish(self.trail);
-            }
-        }
         let hand = pos.hand(self.attacker);
         let key = self.key(pos);
         let or = pos.side_to_move() == self.attacker;
@@ -126,9 +120,7 @@ impl Search<'_> {
             let ck = self.key(pos);
             let chand = pos.hand(self.attacker);
             self.path.push(ck, chand);
-            self.trail.push(c.mv);
             let r = self.mid(pos, cth_pn, cth_dn, ply + 1);
-            self.trail.pop();
             self.path.pop();
             pos.undo_move();
 
