@@ -7,6 +7,11 @@
 //! ```
 //!
 //! Each problem starts from an empty table (as a fresh `go mate` after `usinewgame` would).
+//!
+//! Run it through `cargo run`, or build it with `cargo build --release --examples`:
+//! `cargo build --release` alone leaves `target/release/examples/setrun` as it was, and a
+//! measurement with that binary measures the old search (this happened in session 16; see
+//! docs/bench/threads.md).
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
