@@ -151,7 +151,10 @@ fn run_root(
     s.set_limit(user_limit);
     s.set_reported(None);
     let or_root = pos.side_to_move() == s.attacker();
+    let (n0, t0) = (s.nodes(), Instant::now());
     let r = s.prove(pos);
+    let proof_ms = t0.elapsed().as_millis();
+    log::debug!("first search: {} nodes, {proof_ms} ms", s.nodes() - n0);
     if let Some(reason) = s.aborted().cloned() {
         return (Outcome::Unknown(reason), None);
     }
@@ -177,6 +180,11 @@ fn run_root(
             return (Outcome::Unknown(UnknownReason::Unverified(e)), None);
         }
     };
+    log::debug!(
+        "line read: {} plies, {} ms",
+        line.len(),
+        t0.elapsed().as_millis() - proof_ms
+    );
     // What is proven: a mate within `upper` plies (the proof's length, or a minimax line's),
     // and none within fewer than `lower` (a mate takes at least one check; a defender-to-move
     // root may be mated already).

@@ -6,15 +6,20 @@
 //! and find parts of the proof the main search then reads from the table. Repetition and path
 //! data stay per thread; the table locks a cluster per access (see `tt`).
 //!
-//! Only the main search decides: a helper's job ends when the main search finishes the
-//! position it was started for (or the solve stops), and its result is not used directly. The
-//! main search waits for the helpers to stop before it goes on, and the line readers' own
-//! searches (`Search::prove_at`) run without them: with helpers storing (and evicting) entries
-//! while a line was read, long-ge50's 353-ply horse-circling problem failed to read its exact
-//! line in 1 of 4 runs with two threads.
-//! (Letting a helper that solved the position first cut the main search short, taking the
-//! result from the table, was tried: long-ge50's 353-ply horse-circling problem then failed to
-//! read its exact line in 1 of 3 runs with two threads, against 0 of 7 without; dropped.) The
+//! The main search decides, but the first thread to solve the position ends the job: a helper
+//! that proves or disproves it reports its result, the main search notices at its next poll,
+//! unwinds without storing, and takes that result (its line is read from the table, where the
+//! helper's proof is). Measured on the 68 problems of famous.tsv and long-ge50.tsv that take up
+//! to 60 s alone (`examples/setrun`, 1024 MB, two threads, the builds interleaved problem by
+//! problem; docs/bench/threads.md, session 17): a helper finished first on 17 of 68, and the
+//! time per problem against the main-only rule was a median 0.96 and 0.93 in two runs.
+//! (Tried once before and dropped: long-ge50's 353-ply horse-circling problem then failed to
+//! read its exact line in 1 of 3 runs. That was probably the unreadable-line bug fixed in the
+//! driver since (`fd348b5`); 16 runs of the mate suites with 2 and 6
+//! threads passed with the rule.) The main search waits for the helpers to stop before it goes
+//! on, and the line readers' own searches (`Search::prove_at`) run without them: with helpers
+//! storing (and evicting) entries while a line was read, long-ge50's 353-ply problem failed to
+//! read its exact line in 1 of 4 runs with two threads. The
 //! line readers and the shortest-mate driver run on the main thread only; every search they
 //! start (`Search::prove`, `Search::prove_at`) starts the helpers on the same position.
 //!
@@ -25,7 +30,7 @@
 //! longest problems).
 
 use super::super::value::INF;
-use super::{Scratch, Search, Threshold};
+use super::{NodeResult, Scratch, Search, Threshold};
 use crate::mate::Limits;
 use crate::shogi::{Color, Move, Position};
 use crossbeam_channel::{Receiver, Sender};
@@ -52,6 +57,10 @@ pub(crate) struct Crew {
     busy: AtomicUsize,
     /// Emptied when the solve ends, which closes the channels.
     senders: parking_lot::Mutex<Vec<Sender<Job>>>,
+    /// A helper's result for its job, if it solved the position first: (epoch, result).
+    solved: parking_lot::Mutex<Option<(u64, NodeResult)>>,
+    /// The epoch of `solved` (0: none), for the main search's polls.
+    solved_epoch: AtomicU64,
 }
 
 impl Crew {
@@ -64,6 +73,8 @@ impl Crew {
                 nodes: AtomicU64::new(0),
                 busy: AtomicUsize::new(0),
                 senders: parking_lot::Mutex::new(senders),
+                solved: parking_lot::Mutex::new(None),
+                solved_epoch: AtomicU64::new(0),
             },
             receivers,
         )
@@ -103,6 +114,31 @@ impl Crew {
         }
     }
 
+    /// A helper solved the job of `epoch`: keeps the first such result while the job lasts.
+    fn report_solved(&self, epoch: u64, r: NodeResult) {
+        let mut slot = self.solved.lock();
+        if !self.is_over(epoch) && slot.is_none_or(|(e, _)| e != epoch) {
+            *slot = Some((epoch, r));
+            self.solved_epoch.store(epoch, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether a helper has solved the current job (the main search's polls).
+    #[inline]
+    pub(super) fn solved_now(&self) -> bool {
+        let e = self.solved_epoch.load(Ordering::Relaxed);
+        e != 0 && e == self.epoch.load(Ordering::Relaxed)
+    }
+
+    /// The helper's result for the current job, if one solved it.
+    pub(super) fn take_solved(&self) -> Option<NodeResult> {
+        let epoch = self.epoch.load(Ordering::SeqCst);
+        self.solved
+            .lock()
+            .filter(|&(e, _)| e == epoch)
+            .map(|(_, r)| r)
+    }
+
     /// Whether the job of `epoch` is over.
     #[inline]
     pub(super) fn is_over(&self, epoch: u64) -> bool {
@@ -122,10 +158,14 @@ impl Crew {
 }
 
 /// The threshold ε of helper `index` (1-based): spread above and below the main search's so
-/// that the helpers expand the tree in other orders than it does.
+/// that the helpers expand the tree in other orders than it does. The first helper's is half
+/// the main search's (0.25; it was twice, 1.0): with the first-to-solve rule, the time per
+/// problem on the 68 problems above was a median 0.93 of the 1.0 helper's in one interleaved
+/// run, and the two changes together 0.92 of the earlier build in each of two runs; 4 times
+/// the main search's was slower (1.14), a quarter of it no better (1.00).
 fn helper_threshold(main: Threshold, index: usize) -> Threshold {
     let Threshold::Epsilon(e) = main;
-    let factors = [2.0, 0.5, 3.0, 0.25, 4.0, 1.5, 0.75];
+    let factors = [0.5, 2.0, 3.0, 0.25, 4.0, 1.5, 0.75];
     Threshold::Epsilon((e * factors[(index - 1) % factors.len()]).clamp(0.05, 10.0))
 }
 
@@ -170,8 +210,48 @@ pub(crate) fn run_helper(
             let k = s.key(&pos);
             s.path.push(k, pos.hand(s.attacker));
         }
-        s.mid(&mut pos, INF, INF, job.moves.len() as u32);
+        let r = s.mid(&mut pos, INF, INF, job.moves.len() as u32);
+        if (r.v.pn == 0 || r.v.dn == 0) && !s.monitor.halted() {
+            crew.report_solved(job.epoch, r);
+        }
         s.monitor.flush_helper_nodes();
         crew.busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::value::{Value, NO_MATE};
+    use super::super::NO_REP;
+    use super::*;
+    use crate::shogi::Hand;
+
+    fn disproof() -> NodeResult {
+        NodeResult {
+            v: Value::disproven(Hand::EMPTY, NO_MATE),
+            rep: NO_REP,
+        }
+    }
+
+    #[test]
+    fn a_helper_result_counts_for_its_own_job_only() {
+        let (crew, _receivers) = Crew::new(1);
+        assert!(!crew.solved_now());
+        // Job 1 (no helper channel is read here: the result is reported directly).
+        crew.epoch.store(1, Ordering::SeqCst);
+        crew.report_solved(1, disproof());
+        assert!(crew.solved_now());
+        assert_eq!(crew.take_solved().map(|r| r.v.dn), Some(0));
+        // The job ends and the next starts: the old result is neither seen nor taken, and a
+        // late report for the old job is ignored.
+        crew.epoch.store(3, Ordering::SeqCst);
+        assert!(!crew.solved_now());
+        assert!(crew.take_solved().is_none());
+        crew.report_solved(2, disproof());
+        assert!(!crew.solved_now());
+        assert!(crew.take_solved().is_none());
+        crew.report_solved(3, disproof());
+        assert!(crew.solved_now());
+        assert!(crew.take_solved().is_some());
     }
 }

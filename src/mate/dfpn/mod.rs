@@ -143,7 +143,19 @@ impl<'a> Search<'a> {
             return self.mid(pos, INF, INF, ply);
         };
         crew.start(root, moves, self.max_plies, self.attacker, self.salt);
-        let r = self.mid(pos, INF, INF, ply);
+        let mut r = self.mid(pos, INF, INF, ply);
+        if self.monitor.cut {
+            // A helper solved the position first: its result is the answer (the main search
+            // unwound without storing anything of its own).
+            self.monitor.cut = false;
+            log::debug!(
+                "a helper solved the position first ({} main nodes)",
+                self.monitor.nodes
+            );
+            if let Some(h) = crew.take_solved() {
+                r = h;
+            }
+        }
         crew.finish();
         r
     }

@@ -32,6 +32,8 @@ pub(super) struct Monitor<'a> {
     /// The current round reached its budget: the search unwinds as if stopped, but the solve
     /// goes on.
     pub over_budget: bool,
+    /// A helper solved the current position first: unwind and take its result.
+    pub cut: bool,
     /// Nodes searched (not counted once stopped).
     pub nodes: u64,
     /// Path-dependent repetition failures met (see `Stats::repetitions`).
@@ -70,6 +72,7 @@ impl<'a> Monitor<'a> {
             aborted: None,
             budget: u64::MAX,
             over_budget: false,
+            cut: false,
             nodes: 0,
             repetitions: 0,
             next_poll: POLL_INTERVAL.min(limits.nodes.unwrap_or(u64::MAX)),
@@ -136,7 +139,7 @@ impl<'a> Monitor<'a> {
     /// The search must unwind: stopped for good, or over the current round's budget.
     #[inline(always)]
     pub(super) fn halted(&self) -> bool {
-        self.aborted.is_some() || self.over_budget
+        self.aborted.is_some() || self.over_budget || self.cut
     }
 
     pub(super) fn stats(&self, tt: &Table) -> Stats {
@@ -168,6 +171,10 @@ impl<'a> Monitor<'a> {
             if crew.is_over(epoch) {
                 self.aborted = Some(UnknownReason::Stopped);
             }
+            return;
+        }
+        if self.crew.is_some_and(|c| c.solved_now()) {
+            self.cut = true;
             return;
         }
         let now = Instant::now();
