@@ -136,7 +136,8 @@ impl<'a> Monitor<'a> {
         self.next_poll = self.next_poll.min(budget.max(self.nodes + 1));
     }
 
-    /// The search must unwind: stopped for good, or over the current round's budget.
+    /// The search must unwind: stopped for good, over the current round's budget, or beaten to
+    /// the answer by a helper (`cut`).
     #[inline(always)]
     pub(super) fn halted(&self) -> bool {
         self.aborted.is_some() || self.over_budget || self.cut
