@@ -152,7 +152,11 @@ impl<'a> Search<'a> {
                 "a helper solved the position first ({} main nodes)",
                 self.monitor.nodes
             );
-            if let Some(h) = crew.take_solved() {
+            let solved = crew.take_solved();
+            // Only the main search moves the crew's epoch, so the result that set `cut` is
+            // still the current job's.
+            debug_assert!(solved.is_some(), "cut without a helper's result");
+            if let Some(h) = solved {
                 r = h;
             }
         }

@@ -51,10 +51,19 @@ const REP_TABLE_SIZE: usize = 1 << 20;
 /// of every expanded node asks the repetition table about its path, and almost every answer is
 /// "nothing": the table is 16 MB, so each question was a cache and TLB miss. A profile of
 /// mate3-11 and extra1-9 at 3 s a problem put 29% of all cycles on that one load. The filter
-/// answers "certainly nothing" from one bit per path hash (set when a failure is recorded);
-/// only a set bit goes on to the table. It changes no answer: a clear bit means no entry of
-/// was recorded for the hash since the table was last cleared. A search that records millions of failures
-/// (図巧100番's minimality proof) fills it, and then every question reaches the table as before.
+/// answers "certainly nothing" from one bit per position (its board key; set when a failure
+/// is recorded for any path that ends there); only a set bit goes on to the table. It changes
+/// no answer: a clear bit means no failure was recorded at that position since the table was
+/// last cleared. A search that records millions of failures (図巧100番's minimality proof)
+/// fills it, and then every question reaches the table as before.
+///
+/// Keyed by position, not by path hash (as it was first): one position fails by repetition on
+/// many paths, so fewer bits are set. On long-ge50 row 49 (two threads, 20 s) 24% of the
+/// questions passed the filter against 31%, and about 1% of those that passed found an entry.
+/// One thread, 25 M nodes of row 49, 3 pairs in turn (same nodes): median time 0.953 of the
+/// path-keyed filter's; mate3-11 and extra1-9 at 3 s a problem (1800 rows, 23,829,050 nodes
+/// either way), 5 pairs: 0.996. A filter as large as 512 KB (path-keyed) gained nothing (its
+/// misses leave the L2 cache), nor did a second filter keyed by path hash behind this one.
 const REP_FILTER_BITS: usize = 1 << 19;
 
 /// The tag of a key, as stored in table entries' parent field.
@@ -71,8 +80,8 @@ pub(super) struct PathBuffers {
     /// under. Direct-mapped; the path hash is seeded with the table salt, so entries of other
     /// searches never match and the table is never cleared.
     rep_table: HugeBuf<RepEntry>,
-    /// One bit per path hash recorded in `rep_table` since the last `forget` (see
-    /// `REP_FILTER_BITS`).
+    /// One bit per position (board key) with a failure recorded in `rep_table` since the last
+    /// `forget` (see `REP_FILTER_BITS`).
     rep_filter: Vec<u64>,
 }
 
@@ -95,10 +104,10 @@ impl PathBuffers {
     }
 }
 
-/// The filter bit of a path hash: bits above the ones that index the table.
+/// The filter bit of a position's board key.
 #[inline(always)]
-fn filter_bit(path_hash: u64) -> (usize, u64) {
-    let b = (path_hash >> 40) as usize & (REP_FILTER_BITS - 1);
+fn filter_bit(key: u64) -> (usize, u64) {
+    let b = (key >> 24) as usize & (REP_FILTER_BITS - 1);
     (b / 64, 1u64 << (b % 64))
 }
 
@@ -150,14 +159,15 @@ impl<'a> Path<'a> {
             | 1
     }
 
-    /// A repetition failure was recorded for the path with this hash, under a length limit at
+    /// A repetition failure was recorded for the path with this hash (ending at the position
+    /// with board key `key`), under a length limit at
     /// least the current one. A failure on a path holds under any smaller limit (each child
     /// that failed by repetition still repeats, each that failed for want of plies has fewer),
     /// so the shortest-mate rounds, whose limits only shrink, share what earlier rounds found.
     /// Returns the depth of the ancestor that failure depends on, and its length bound.
     #[inline(always)]
-    pub(super) fn rep_known(&self, path_hash: u64) -> Option<(u32, u16)> {
-        let (w, bit) = filter_bit(path_hash);
+    pub(super) fn rep_known(&self, key: u64, path_hash: u64) -> Option<(u32, u16)> {
+        let (w, bit) = filter_bit(key);
         if self.bufs.rep_filter[w] & bit == 0 {
             return None;
         }
@@ -172,8 +182,8 @@ impl<'a> Path<'a> {
     /// length limit) within `len` plies, by repetition of the ancestor at `depth`.
     #[inline(always)]
     pub(super) fn rep_record(&mut self, depth: u32, len: u16) {
-        if let Some(&(_, _, ph)) = self.nodes.last() {
-            let (w, bit) = filter_bit(ph);
+        if let Some(&(key, _, ph)) = self.nodes.last() {
+            let (w, bit) = filter_bit(key);
             self.bufs.rep_filter[w] |= bit;
             self.bufs.rep_table[ph as usize & (REP_TABLE_SIZE - 1)] = RepEntry {
                 key: (ph & !REP_LOW) | self.limit,
@@ -254,22 +264,39 @@ mod tests {
         let mut path = Path::new(&mut bufs, 0x1234, 41);
         path.push(7 << 48, Hand::EMPTY);
         path.push(9 << 48, Hand::EMPTY);
-        let ph = path.nodes.last().unwrap().2;
-        assert_eq!(path.rep_known(ph), None);
+        let (key, ph) = (9 << 48, path.nodes.last().unwrap().2);
+        assert_eq!(path.rep_known(key, ph), None);
         path.rep_record(0, 12);
-        assert_eq!(path.rep_known(ph), Some((0, 12)));
+        assert_eq!(path.rep_known(key, ph), Some((0, 12)));
         path.reseed(0x1234, 39);
         assert_eq!(
-            path.rep_known(ph),
+            path.rep_known(key, ph),
             Some((0, 12)),
             "a smaller limit reuses it"
         );
         path.reseed(0x1234, 43);
-        assert_eq!(path.rep_known(ph), None, "a larger limit does not");
+        assert_eq!(path.rep_known(key, ph), None, "a larger limit does not");
         path.reseed(0x1234, u32::MAX);
-        assert_eq!(path.rep_known(ph), None, "nor does no limit");
+        assert_eq!(path.rep_known(key, ph), None, "nor does no limit");
+        path.reseed(0x1234, 41);
         let other = path.hash_with(5 << 48, Hand::EMPTY);
-        assert_eq!(path.rep_known(other), None, "another path does not");
+        assert_eq!(
+            path.rep_known(5 << 48, other),
+            None,
+            "another path does not"
+        );
+        // The same position at the end of another path: its filter bit is set, the table
+        // tells the paths apart.
+        path.pop();
+        path.pop();
+        path.push(3 << 48, Hand::EMPTY);
+        let elsewhere = path.hash_with(key, Hand::EMPTY);
+        assert_ne!(elsewhere, ph);
+        assert_eq!(
+            path.rep_known(key, elsewhere),
+            None,
+            "nor does another path there"
+        );
     }
 
     /// The filter never hides a recorded failure (many records, each found again), and
@@ -283,18 +310,18 @@ mod tests {
             for i in 1..=5000u64 {
                 path.push(i << 40 | i, Hand::EMPTY);
                 path.rep_record(0, 7);
-                hashes.push(path.nodes.last().unwrap().2);
+                hashes.push((i << 40 | i, path.nodes.last().unwrap().2));
                 path.pop();
             }
             let found = hashes
                 .iter()
-                .filter(|&&h| path.rep_known(h).is_some())
+                .filter(|&&(k, h)| path.rep_known(k, h).is_some())
                 .count();
             // Direct-mapped slots may overwrite each other, never the filter bits: all that
             // survive in the table are found.
             let in_table = hashes
                 .iter()
-                .filter(|&&h| {
+                .filter(|&&(_, h)| {
                     let e = path.bufs.rep_table[h as usize & (REP_TABLE_SIZE - 1)];
                     e.key & !REP_LOW == h & !REP_LOW
                 })
@@ -304,11 +331,11 @@ mod tests {
         }
         bufs.forget();
         let mut path = Path::new(&mut bufs, 0x77, 99);
-        assert!(hashes.iter().all(|&h| path.rep_known(h).is_none()));
+        assert!(hashes.iter().all(|&(k, h)| path.rep_known(k, h).is_none()));
         path.push(1 << 40 | 1, Hand::EMPTY);
         let h = path.nodes.last().unwrap().2;
-        assert_eq!(path.rep_known(h), None);
+        assert_eq!(path.rep_known(1 << 40 | 1, h), None);
         path.rep_record(0, 7);
-        assert_eq!(path.rep_known(h), Some((0, 7)));
+        assert_eq!(path.rep_known(1 << 40 | 1, h), Some((0, 7)));
     }
 }
