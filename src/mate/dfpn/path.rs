@@ -62,8 +62,9 @@ const REP_TABLE_SIZE: usize = 1 << 20;
 /// questions passed the filter against 31%, and about 1% of those that passed found an entry.
 /// One thread, 25 M nodes of row 49, 3 pairs in turn (same nodes): median time 0.953 of the
 /// path-keyed filter's; mate3-11 and extra1-9 at 3 s a problem (1800 rows, 23,829,050 nodes
-/// either way), 5 pairs: 0.996. A filter as large as 512 KB (path-keyed) gained nothing (its
-/// misses leave the L2 cache), nor did a second filter keyed by path hash behind this one.
+/// either way), 5 pairs: 0.996. Larger filters gained nothing measurable (256 KB keyed by
+/// position, 3 pairs: 0.987, pairs 0.93-1.04; 512 KB keyed by path hash, one run each: 0.99),
+/// nor did a second filter keyed by path hash behind this one (1.01).
 const REP_FILTER_BITS: usize = 1 << 19;
 
 /// The tag of a key, as stored in table entries' parent field.
