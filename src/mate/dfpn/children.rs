@@ -119,7 +119,7 @@ impl Search<'_> {
                 .path
                 .repeats(ck, chand)
                 .map(|depth| (depth, NO_MATE))
-                .or_else(|| self.path.rep_known(ck, self.path.hash_with(ck, chand)));
+                .or_else(|| self.path.rep_known(ck, chand));
             if let Some((depth, len)) = rep {
                 self.monitor.repetitions += 1;
                 c.v = Value::disproven(chand, len);

@@ -153,25 +153,26 @@ impl<'a> Path<'a> {
 
     /// Hash of the current path extended by (key, hand).
     #[inline(always)]
-    pub(super) fn hash_with(&self, key: u64, hand: Hand) -> u64 {
+    fn hash_with(&self, key: u64, hand: Hand) -> u64 {
         let top = self.nodes.last().map_or(self.seed, |p| p.2);
         (top.rotate_left(17) ^ key ^ (hand.0 as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD))
             .wrapping_mul(0xC4CE_B9FE_1A85_EC53)
             | 1
     }
 
-    /// A repetition failure was recorded for the path with this hash (ending at the position
-    /// with board key `key`), under a length limit at
-    /// least the current one. A failure on a path holds under any smaller limit (each child
+    /// A repetition failure was recorded for the current path extended by (key, hand), under a
+    /// length limit at least the current one. A failure on a path holds under any smaller limit (each child
     /// that failed by repetition still repeats, each that failed for want of plies has fewer),
     /// so the shortest-mate rounds, whose limits only shrink, share what earlier rounds found.
     /// Returns the depth of the ancestor that failure depends on, and its length bound.
     #[inline(always)]
-    pub(super) fn rep_known(&self, key: u64, path_hash: u64) -> Option<(u32, u16)> {
+    pub(super) fn rep_known(&self, key: u64, hand: Hand) -> Option<(u32, u16)> {
         let (w, bit) = filter_bit(key);
         if self.bufs.rep_filter[w] & bit == 0 {
             return None;
         }
+        // The path hash only past the filter: most questions end above.
+        let path_hash = self.hash_with(key, hand);
         let e = self.bufs.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)];
         (e.key != 0
             && (e.key & !REP_LOW) == (path_hash & !REP_LOW)
@@ -264,37 +265,38 @@ mod tests {
         let mut bufs = PathBuffers::new();
         let mut path = Path::new(&mut bufs, 0x1234, 41);
         path.push(7 << 48, Hand::EMPTY);
-        path.push(9 << 48, Hand::EMPTY);
-        let (key, ph) = (9 << 48, path.nodes.last().unwrap().2);
-        assert_eq!(path.rep_known(key, ph), None);
+        let key = 9 << 48;
+        assert_eq!(path.rep_known(key, Hand::EMPTY), None);
+        path.push(key, Hand::EMPTY);
         path.rep_record(0, 12);
-        assert_eq!(path.rep_known(key, ph), Some((0, 12)));
+        path.pop();
+        assert_eq!(path.rep_known(key, Hand::EMPTY), Some((0, 12)));
         path.reseed(0x1234, 39);
         assert_eq!(
-            path.rep_known(key, ph),
+            path.rep_known(key, Hand::EMPTY),
             Some((0, 12)),
             "a smaller limit reuses it"
         );
         path.reseed(0x1234, 43);
-        assert_eq!(path.rep_known(key, ph), None, "a larger limit does not");
-        path.reseed(0x1234, u32::MAX);
-        assert_eq!(path.rep_known(key, ph), None, "nor does no limit");
-        path.reseed(0x1234, 41);
-        let other = path.hash_with(5 << 48, Hand::EMPTY);
         assert_eq!(
-            path.rep_known(5 << 48, other),
+            path.rep_known(key, Hand::EMPTY),
+            None,
+            "a larger limit does not"
+        );
+        path.reseed(0x1234, u32::MAX);
+        assert_eq!(path.rep_known(key, Hand::EMPTY), None, "nor does no limit");
+        path.reseed(0x1234, 41);
+        assert_eq!(
+            path.rep_known(5 << 48, Hand::EMPTY),
             None,
             "another path does not"
         );
         // The same position at the end of another path: its filter bit is set, the table
         // tells the paths apart.
         path.pop();
-        path.pop();
         path.push(3 << 48, Hand::EMPTY);
-        let elsewhere = path.hash_with(key, Hand::EMPTY);
-        assert_ne!(elsewhere, ph);
         assert_eq!(
-            path.rep_known(key, elsewhere),
+            path.rep_known(key, Hand::EMPTY),
             None,
             "nor does another path there"
         );
@@ -316,7 +318,7 @@ mod tests {
             }
             let found = hashes
                 .iter()
-                .filter(|&&(k, h)| path.rep_known(k, h).is_some())
+                .filter(|&&(k, _)| path.rep_known(k, Hand::EMPTY).is_some())
                 .count();
             // Direct-mapped slots may overwrite each other, never the filter bits: all that
             // survive in the table are found.
@@ -332,11 +334,13 @@ mod tests {
         }
         bufs.forget();
         let mut path = Path::new(&mut bufs, 0x77, 99);
-        assert!(hashes.iter().all(|&(k, h)| path.rep_known(k, h).is_none()));
+        assert!(hashes
+            .iter()
+            .all(|&(k, _)| path.rep_known(k, Hand::EMPTY).is_none()));
+        assert_eq!(path.rep_known(1 << 40 | 1, Hand::EMPTY), None);
         path.push(1 << 40 | 1, Hand::EMPTY);
-        let h = path.nodes.last().unwrap().2;
-        assert_eq!(path.rep_known(1 << 40 | 1, h), None);
         path.rep_record(0, 7);
-        assert_eq!(path.rep_known(1 << 40 | 1, h), Some((0, 7)));
+        path.pop();
+        assert_eq!(path.rep_known(1 << 40 | 1, Hand::EMPTY), Some((0, 7)));
     }
 }
