@@ -3,7 +3,7 @@
 //! minimum), with the defender's longest defences and the composers' spare-pieces tie-break.
 
 use super::super::dfpn::{node_moves, ProofNote, Search};
-use crate::shogi::{Move, Position};
+use crate::shogi::{Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
 
 /// Reads the line by minimax over the proofs stored in the table: at attacker nodes the proven
@@ -21,9 +21,10 @@ use std::collections::{HashMap, HashSet};
 /// the attacker can force with the proofs at hand, so it is never below the true minimum, and
 /// it is itself a proven bound for the shortest-mate post-search.
 ///
-/// A defence whose position has no readable proof (an entry replaced or collected) is proven
-/// again with the reading path as the search path, up to `MAX_REPROVES` times and
-/// `MAX_REPROVE_NODES` nodes. `None` when the table still lacks a proof on the way (the caller
+/// A defence whose position has no proof in the table (an entry replaced or collected), and
+/// the stored proving move of an attacker node when its position has lost its proof, are
+/// proven again with the reading path as the search path, up to `MAX_REPROVES` times and
+/// `MAX_REPROVE_NODES` nodes (see `Minimax::reprove`). `None` when the table still lacks a proof on the way (the caller
 /// falls back to `walk`) or when a defence
 /// would repeat a position of the reading path; `Err(true)` when it gave up: more than
 /// `budget` positions visited, or the search stopped. The line is not verified here (the
@@ -120,7 +121,72 @@ const MAX_REPROVES: usize = 2048;
 /// (23.3 s) and 図巧100番's minimum (18.7 s).
 const MAX_REPROVE_NODES: u64 = 1_000_000;
 
+/// Whether `pos` is mated at once: a mate in one at an attacker node, checkmate at a defender
+/// node (cheap proofs, the first entries replacement drops).
+fn mated_at_once(pos: &mut Position, or: bool) -> bool {
+    if or {
+        pos.mate_in_one().is_some()
+    } else {
+        pos.is_checkmated()
+    }
+}
+
 impl Minimax {
+    /// Whether the table proves `pos`, the position after `self.moves`, within the plies the
+    /// length limit leaves it (a proof the search would return at once), or it is mated at
+    /// once.
+    fn proven_within_limit(&self, s: &Search, pos: &mut Position, or: bool) -> bool {
+        let remaining = s.limit().saturating_sub(self.moves.len() as u32);
+        s.stored_within(pos, remaining).pn == 0 || mated_at_once(pos, or)
+    }
+
+    /// Proves again the position reached by `m` from the current node (`self.moves`), with the
+    /// reading path as the search path, within the reading's budgets (`MAX_REPROVES`,
+    /// `MAX_REPROVE_NODES`). Returns whether it ran.
+    ///
+    /// Only a position the table no longer proves within the length limit is worth it (see
+    /// `proven_within_limit`): `mid` returns such a stored proof at once, so a position whose
+    /// proof is stored but whose reading fails (its subtree's proofs lead back into the path)
+    /// would fail again. Before this was checked, the two-thread first
+    /// proof of 世界大戦 (famous.tsv, 395 plies) spent all 2048 re-proofs in 59 ms on a
+    /// handful of such positions, each proven again once per re-proof below it (1024 times at
+    /// ply 150, 512 at ply 148, ...), and the line fell back to stored lengths.
+    fn reprove(&mut self, s: &mut Search, m: Move) -> bool {
+        if self.reproves >= MAX_REPROVES || self.reprove_nodes >= MAX_REPROVE_NODES || self.failed {
+            return false;
+        }
+        self.reproves += 1;
+        let limit = s.limit();
+        let n0 = s.nodes();
+        s.prove_at(&self.root, &self.moves, Some(m), limit);
+        self.reprove_nodes += s.nodes() - n0;
+        self.unproven.clear();
+        true
+    }
+
+    /// At an attacker node the table proves: if the child of its stored proving move has lost
+    /// its proof (replacement drops cheap proofs first), proves that child again (`reprove`).
+    /// The reading would otherwise read the node through its other proven checks, whose
+    /// stored lengths may be far longer than the node's own (a node stored as mate in 11 read
+    /// through a check stored at 280), and whose proofs may lead back into the reading path.
+    /// With two threads this made the first reading of 世界大戦 (famous.tsv, 395 plies) fail
+    /// in about 1 run in 25, and the line then followed stored lengths: 201-371 plies, shorter
+    /// than the shortest mate.
+    fn prove_lost_best(&mut self, s: &mut Search, pos: &mut Position, checks: &MoveList) {
+        let own = s.stored(pos);
+        if own.pn != 0 || own.best == Move::NONE || !checks.as_slice().contains(&own.best) {
+            return;
+        }
+        pos.do_move(own.best);
+        self.moves.push(own.best);
+        let lost = !self.proven_within_limit(s, pos, false);
+        self.moves.pop();
+        pos.undo_move();
+        if lost {
+            self.reprove(s, own.best);
+        }
+    }
+
     /// The value of the child `pos` of the node at path index `me`; sets `gap` when it failed
     /// for want of a proof rather than by repeating a position at or above `me`. A child is
     /// read if it is proven in the table or is a mate (in one) seen at once: such cheap proofs
@@ -133,12 +199,7 @@ impl Minimax {
         me: usize,
     ) -> Option<(u16, u32)> {
         let outer = std::mem::replace(&mut self.low, usize::MAX);
-        let proven = stored_proof(s, pos).is_some()
-            || if or {
-                pos.mate_in_one().is_some()
-            } else {
-                pos.is_checkmated()
-            };
+        let proven = stored_proof(s, pos).is_some() || mated_at_once(pos, or);
         let v = if proven { self.value(s, pos, or) } else { None };
         self.gap = v.is_none() && self.low > me;
         self.low = self.low.min(outer);
@@ -173,6 +234,9 @@ impl Minimax {
         self.path.push(key);
         // (plies, spare, move)
         let mut best: Option<(u16, u32, Move)> = None;
+        if or {
+            self.prove_lost_best(s, pos, &list);
+        }
         // Checks in the order of their stored lengths, and only those whose stored length
         // could still beat the best found (a heuristic bound: it keeps the reading near the
         // size of one solution tree; the value stays a proven bound).
@@ -199,26 +263,17 @@ impl Minimax {
             pos.do_move(m);
             self.moves.push(m);
             let mut v = self.child_value(s, pos, !or, me);
-            if v.is_none()
-                && !or
-                && self.gap
-                && self.reproves < MAX_REPROVES
-                && self.reprove_nodes < MAX_REPROVE_NODES
-                && !self.failed
-            {
+            if v.is_none() && !or && self.gap && !self.proven_within_limit(s, pos, true) {
                 // A table gap below a defence (an entry replaced or collected): prove that
                 // position again with the reading path as the search path, then read it anew.
-                self.reproves += 1;
+                // A position the table still proves within the length limit is not proven
+                // again: the search would return its entry at once (see `reprove`).
                 self.moves.pop();
-                pos.undo_move();
-                let limit = s.limit();
-                let n0 = s.nodes();
-                s.prove_at(&self.root, &self.moves, Some(m), limit);
-                self.reprove_nodes += s.nodes() - n0;
-                pos.do_move(m);
+                let ran = self.reprove(s, m);
                 self.moves.push(m);
-                self.unproven.clear();
-                v = self.child_value(s, pos, !or, me);
+                if ran {
+                    v = self.child_value(s, pos, !or, me);
+                }
             }
             self.moves.pop();
             pos.undo_move();
@@ -310,6 +365,27 @@ mod tests {
                 }
                 pos.do_move(m);
             }
+        });
+    }
+
+    /// An attacker node whose proving move's child has lost its proof is read through that
+    /// move, proven again, not through another check the table still proves: the root is
+    /// stored as mate in 3 by G*2c (the mate in 3, G*2c 1a S*1b, checked with cshogi in
+    /// `with_detour_proven`), but only the detour G*3b (mate in 5) has a proven child. Without
+    /// `prove_lost_best` this read the 5-ply detour (and in a two-thread table such detours led
+    /// the reading of 世界大戦 into repetitions and a line shorter than the shortest mate).
+    #[test]
+    fn a_lost_proving_move_is_proven_again() {
+        with_detour_proven(|s, root, _detour| {
+            let mate = Move::from_usi("G*2c").unwrap();
+            s.store_proof(root, 3, mate, 1);
+            let mut after = root.clone();
+            after.do_move(mate);
+            assert_ne!(s.stored(&after).pn, 0, "the set-up leaves G*2c unproven");
+            let line = read_minimax(s, root, 10_000).unwrap();
+            verify(root, &line, s.attacker()).unwrap();
+            assert_eq!(line.len(), 3, "{line:?}");
+            assert_eq!(line[0], mate);
         });
     }
 }
