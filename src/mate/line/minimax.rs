@@ -144,10 +144,12 @@ impl Minimax {
     /// reading path as the search path, within the reading's budgets (`MAX_REPROVES`,
     /// `MAX_REPROVE_NODES`). Returns whether it ran.
     ///
-    /// Only a position the table no longer proves within the length limit is worth it (see
-    /// `proven_within_limit`): `mid` returns such a stored proof at once, so a position whose
-    /// proof is stored but whose reading fails (its subtree's proofs lead back into the path)
-    /// would fail again. Before this was checked, the two-thread first
+    /// Callers ask for it only where the table no longer proves the position within the
+    /// length limit (see `proven_within_limit`). A position whose proof is stored but whose
+    /// reading fails (its subtree's proofs lead back into the path) was proven again at once
+    /// (1 node: `mid` finds its children proven) and read the same way; where such a
+    /// position's own proving move has lost its proof, reading it proves that child again
+    /// (`prove_lost_best`). Before this was checked, the two-thread first
     /// proof of 世界大戦 (famous.tsv, 395 plies) spent all 2048 re-proofs in 59 ms on a
     /// handful of such positions, each proven again once per re-proof below it (1024 times at
     /// ply 150, 512 at ply 148, ...), and the line fell back to stored lengths.
@@ -267,7 +269,7 @@ impl Minimax {
                 // A table gap below a defence (an entry replaced or collected): prove that
                 // position again with the reading path as the search path, then read it anew.
                 // A position the table still proves within the length limit is not proven
-                // again: the search would return its entry at once (see `reprove`).
+                // again (see `reprove`).
                 self.moves.pop();
                 let ran = self.reprove(s, m);
                 self.moves.push(m);
