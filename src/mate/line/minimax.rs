@@ -131,15 +131,14 @@ fn mated_at_once(pos: &mut Position, or: bool) -> bool {
     }
 }
 
-impl Minimax {
-    /// Whether the table proves `pos`, the position after `self.moves`, within the plies the
-    /// length limit leaves it (a proof the search would return at once), or it is mated at
-    /// once.
-    fn proven_within_limit(&self, s: &Search, pos: &mut Position, or: bool) -> bool {
-        let remaining = s.limit().saturating_sub(self.moves.len() as u32);
-        s.stored_within(pos, remaining).pn == 0 || mated_at_once(pos, or)
-    }
+/// Whether the table proves `pos`, at `ply` from the root, within the plies the length limit
+/// leaves it (a proof the search would find at once), or it is mated at once.
+fn proven_within_limit(s: &Search, pos: &mut Position, ply: usize, or: bool) -> bool {
+    let remaining = s.limit().saturating_sub(ply as u32);
+    s.stored_within(pos, remaining).pn == 0 || mated_at_once(pos, or)
+}
 
+impl Minimax {
     /// Proves again the position reached by `m` from the current node (`self.moves`), with the
     /// reading path as the search path, within the reading's budgets (`MAX_REPROVES`,
     /// `MAX_REPROVE_NODES`). Returns whether it ran.
@@ -180,9 +179,7 @@ impl Minimax {
             return;
         }
         pos.do_move(own.best);
-        self.moves.push(own.best);
-        let lost = !self.proven_within_limit(s, pos, false);
-        self.moves.pop();
+        let lost = !proven_within_limit(s, pos, self.moves.len() + 1, false);
         pos.undo_move();
         if lost {
             self.reprove(s, own.best);
@@ -265,7 +262,11 @@ impl Minimax {
             pos.do_move(m);
             self.moves.push(m);
             let mut v = self.child_value(s, pos, !or, me);
-            if v.is_none() && !or && self.gap && !self.proven_within_limit(s, pos, true) {
+            if v.is_none()
+                && !or
+                && self.gap
+                && !proven_within_limit(s, pos, self.moves.len(), true)
+            {
                 // A table gap below a defence (an entry replaced or collected): prove that
                 // position again with the reading path as the search path, then read it anew.
                 // A position the table still proves within the length limit is not proven
