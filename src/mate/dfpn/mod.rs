@@ -310,6 +310,29 @@ impl<'a> Search<'a> {
         self.prove_at_inner(root, moves, extra, max_plies, false)
     }
 
+    /// [`Search::prove_at`] that gives up, unsolved, after `max_nodes` nodes (a round budget
+    /// already set stays in force): for the line readers' re-proofs, whose position may have
+    /// no mate within the limit that avoids the reading path, and whose search then ran until
+    /// the solve's time was out (famous.tsv row 191, two threads: one reading spent 18.5 M
+    /// nodes and 23.6 s of a 30 s solve).
+    pub fn prove_at_capped(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        extra: Option<Move>,
+        max_plies: u32,
+        max_nodes: u64,
+    ) -> NodeResult {
+        let outer = self.monitor.budget();
+        let outer_over = self.monitor.over_budget;
+        self.monitor
+            .set_budget(outer.min(self.monitor.nodes.saturating_add(max_nodes)));
+        let r = self.prove_at_inner(root, moves, extra, max_plies, false);
+        self.monitor.set_budget(outer);
+        self.monitor.over_budget = outer_over || self.monitor.nodes >= outer;
+        r
+    }
+
     /// [`Search::prove_at`] with the helpers (if any) searching the same position: for the
     /// driver's rounds. The line readers use `prove_at` alone (see `crew`).
     pub fn prove_at_helped(
@@ -436,6 +459,28 @@ mod tests {
             s.set_round_budget(None);
             assert!(!s.over_budget());
             assert_eq!(s.prove(&mut root.clone()).v.pn, 0);
+        });
+    }
+
+    /// A capped proof (the line readers' re-proofs) gives up after its nodes without leaving
+    /// the search over a budget, and keeps a round budget already set.
+    #[test]
+    fn a_capped_proof_gives_up_and_keeps_the_round_budget() {
+        let root = Position::from_sfen("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1").unwrap();
+        with_search(&mut Solver::new(1), &root, |s| {
+            let r = s.prove_at_capped(&root, &[], None, u32::MAX, 10);
+            assert!(r.v.pn != 0 && r.v.dn != 0, "{:?}", r.v);
+            assert_eq!(s.nodes(), 10);
+            assert!(!s.over_budget() && s.aborted().is_none());
+            s.set_round_budget(Some(5));
+            s.prove_at_capped(&root, &[], None, u32::MAX, 100);
+            assert_eq!(s.nodes(), 15);
+            assert!(s.over_budget());
+            s.set_round_budget(None);
+            assert_eq!(
+                s.prove_at_capped(&root, &[], None, u32::MAX, 1 << 30).v.pn,
+                0
+            );
         });
     }
 

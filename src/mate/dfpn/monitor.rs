@@ -129,6 +129,11 @@ impl<'a> Monitor<'a> {
         self.halted()
     }
 
+    /// The node count at which the current round gives up (`u64::MAX`: none).
+    pub(super) fn budget(&self) -> u64 {
+        self.budget
+    }
+
     /// Sets the node count at which the current round gives up (`u64::MAX`: none).
     pub(super) fn set_budget(&mut self, budget: u64) {
         self.budget = budget;

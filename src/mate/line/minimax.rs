@@ -159,7 +159,16 @@ impl Minimax {
         self.reproves += 1;
         let limit = s.limit();
         let n0 = s.nodes();
-        s.prove_at(&self.root, &self.moves, Some(m), limit);
+        if limit == u32::MAX {
+            s.prove_at(&self.root, &self.moves, Some(m), limit);
+        } else {
+            // Under a length limit (a shortest-mate round) each re-proof is capped by what is
+            // left of the budget: the position may have no mate within the limit that avoids
+            // the reading path (see `Search::prove_at_capped`), and the driver already holds
+            // a line. The first proof's reading, the only line there is, spends what it takes.
+            let left = MAX_REPROVE_NODES - self.reprove_nodes;
+            s.prove_at_capped(&self.root, &self.moves, Some(m), limit, left);
+        }
         self.reprove_nodes += s.nodes() - n0;
         self.unproven.clear();
         true

@@ -20,6 +20,14 @@ const MAX_LINE: usize = 20_000;
 /// Backtracks allowed while reading one line (each drops one move of the line and bans it).
 const MAX_BACKTRACKS: usize = 10_000;
 
+/// Search nodes one free walk under a length limit (a shortest-mate round) may spend proving
+/// lost nodes again, as the minimax reading's `MAX_REPROVE_NODES`: a lost node may have no
+/// mate within the limit that avoids the line, and its search would then run until the
+/// solve's time was out, while the driver already holds a line. Without a limit (the first
+/// proof's line, the only one there is) a lost node always has a mate again, and the walk
+/// spends what it takes.
+const MAX_REPROVE_NODES: u64 = 1_000_000;
+
 /// The node a walk chooses a move at: the line from the root to it, and its moves.
 #[derive(Clone, Copy)]
 struct At<'a> {
@@ -28,6 +36,8 @@ struct At<'a> {
     list: &'a MoveList,
     /// The attacker is to move.
     or: bool,
+    /// The search's node count when the walk began (for `MAX_REPROVE_NODES`).
+    walk_start: u64,
 }
 
 /// What a walk reads.
@@ -55,6 +65,7 @@ pub(crate) fn walk(
     let mut banned: Vec<Vec<Move>> = Vec::new();
     let mut backtracks = 0usize;
     let mut exact = target != Target::Any;
+    let walk_start = s.nodes();
     loop {
         if let Target::Exactly(n) = target {
             if line.len() >= n {
@@ -86,6 +97,7 @@ pub(crate) fn walk(
                     line: &line,
                     list: &list,
                     or,
+                    walk_start,
                 };
                 let chosen = match target {
                     Target::Any => choose(s, &at, &mut pos, &seen, &banned[line.len()]),
@@ -252,11 +264,14 @@ fn choose(
                     "pv: re-proving at ply {} (attempt {attempt})",
                     at.line.len()
                 );
+                if s.limit() != u32::MAX && s.nodes() - at.walk_start >= MAX_REPROVE_NODES {
+                    return Err(format!("no re-proof budget left at ply {}", at.line.len()));
+                }
                 if at.or {
-                    reprove(s, at.root, at.line, None);
+                    reprove(s, at, None);
                 } else {
                     for m in missing {
-                        reprove(s, at.root, at.line, Some(m));
+                        reprove(s, at, Some(m));
                     }
                 }
                 if s.aborted().is_some() {
@@ -358,8 +373,16 @@ pub(crate) fn defences_longest(
     true
 }
 
-/// Proves the node at the end of `line` (plus `extra`, if given) again, with the line as path.
-fn reprove(s: &mut Search, root: &Position, line: &[Move], extra: Option<Move>) {
+/// Proves the node at the end of the walk's line (plus `extra`, if given) again, with the line
+/// as path; under a length limit, within what is left of `MAX_REPROVE_NODES`.
+fn reprove(s: &mut Search, at: &At, extra: Option<Move>) {
     let limit = s.limit();
-    s.prove_at(root, line, extra, limit);
+    if limit == u32::MAX {
+        s.prove_at(at.root, at.line, extra, limit);
+        return;
+    }
+    let left = MAX_REPROVE_NODES.saturating_sub(s.nodes() - at.walk_start);
+    if left > 0 {
+        s.prove_at_capped(at.root, at.line, extra, limit, left);
+    }
 }
