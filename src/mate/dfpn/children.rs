@@ -128,23 +128,20 @@ impl Search<'_> {
                 delayed: false,
                 next: 0,
             };
-            // A repetition fails at any length; a failure remembered for this path holds within
-            // the length it was found for (it may mix repetitions with the length limit).
-            let rep = if at_last_check {
-                None
-            } else {
-                self.path
-                    .repeats(ck, chand)
-                    .map(|depth| (depth, NO_MATE))
-                    .or_else(|| self.path.rep_known(ck, chand))
-            };
             if at_last_check {
                 // The length limit leaves the attacker no move after this check: the child is
                 // mated now or has no mate within 1 ply, on any path and whatever the table
                 // holds. Settled here instead of in a node of its own, which would generate the
                 // defender's moves to fail every one of them.
                 c.v = self.mated_or_no_mate_within_1(pos, m, ck, chand, my_tag);
-            } else if let Some((depth, len)) = rep {
+            } else if let Some((depth, len)) = self
+                .path
+                .repeats(ck, chand)
+                .map(|depth| (depth, NO_MATE))
+                .or_else(|| self.path.rep_known(ck, chand))
+            {
+                // A repetition fails at any length; a failure remembered for this path holds
+                // within the length it was found for (it may mix repetitions with the limit).
                 self.monitor.repetitions += 1;
                 c.v = Value::disproven(chand, len);
                 c.rep = depth;

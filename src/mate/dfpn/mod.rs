@@ -310,11 +310,9 @@ impl<'a> Search<'a> {
         self.prove_at_inner(root, moves, extra, max_plies, false)
     }
 
-    /// [`Search::prove_at`] that gives up, unsolved, after `max_nodes` nodes (a round budget
-    /// already set stays in force): for the line readers' re-proofs, whose position may have
-    /// no mate within the limit that avoids the reading path, and whose search then ran until
-    /// the solve's time was out (famous.tsv row 191, two threads: one reading spent 18.5 M
-    /// nodes and 23.6 s of a 30 s solve).
+    /// [`Search::prove_at`] that gives up, unsolved, after `max_nodes` nodes (`u64::MAX`:
+    /// never), keeping a round budget already set in force: the line readers' re-proofs (see
+    /// `line::reprove_budget`).
     pub fn prove_at_capped(
         &mut self,
         root: &Position,

@@ -3,6 +3,7 @@
 //! minimum), with the defender's longest defences and the composers' spare-pieces tie-break.
 
 use super::super::dfpn::{node_moves, ProofNote, Search};
+use super::MAX_REPROVE_NODES;
 use crate::shogi::{Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
 
@@ -110,17 +111,6 @@ fn stored_proof(s: &Search, pos: &Position) -> Option<u16> {
 /// Table gaps proven again during one minimax reading (each is a df-pn search).
 const MAX_REPROVES: usize = 2048;
 
-/// Search nodes one minimax reading may spend proving gaps again; past them a gap is left
-/// unread (the reading may still find a line through another check; if not, the driver
-/// follows stored lengths this once and reads by minimax again next time). Measured on
-/// famous.tsv row 191 (墨酔38_H, the set's length 57; 30 s, one thread, 1024 MB): each reading
-/// re-proved 440–720 defences, one spent 5.1 M nodes (6.1 s) on them, and the last used the
-/// final 10 s, so the answer stayed at 61; with this budget it reached 57 (the round within 57
-/// took 63 K nodes). Unchanged with it: the short sets' nodes (23,829,050 on mate3-11 and
-/// extra1-9 at 3 s), long-ge50's 34 known rows (34/34, 79.8 s), Microcosmos' 1525-ply bound
-/// (23.3 s) and 図巧100番's minimum (18.7 s).
-const MAX_REPROVE_NODES: u64 = 1_000_000;
-
 /// Whether `pos` is mated at once: a mate in one at an attacker node, checkmate at a defender
 /// node (cheap proofs, the first entries replacement drops).
 fn mated_at_once(pos: &mut Position, or: bool) -> bool {
@@ -157,18 +147,8 @@ impl Minimax {
             return false;
         }
         self.reproves += 1;
-        let limit = s.limit();
         let n0 = s.nodes();
-        if limit == u32::MAX {
-            s.prove_at(&self.root, &self.moves, Some(m), limit);
-        } else {
-            // Under a length limit (a shortest-mate round) each re-proof is capped by what is
-            // left of the budget: the position may have no mate within the limit that avoids
-            // the reading path (see `Search::prove_at_capped`), and the driver already holds
-            // a line. The first proof's reading, the only line there is, spends what it takes.
-            let left = MAX_REPROVE_NODES - self.reprove_nodes;
-            s.prove_at_capped(&self.root, &self.moves, Some(m), limit, left);
-        }
+        super::reprove(s, &self.root, &self.moves, Some(m), self.reprove_nodes);
         self.reprove_nodes += s.nodes() - n0;
         self.unproven.clear();
         true

@@ -20,14 +20,6 @@ const MAX_LINE: usize = 20_000;
 /// Backtracks allowed while reading one line (each drops one move of the line and bans it).
 const MAX_BACKTRACKS: usize = 10_000;
 
-/// Search nodes one free walk under a length limit (a shortest-mate round) may spend proving
-/// lost nodes again, as the minimax reading's `MAX_REPROVE_NODES`: a lost node may have no
-/// mate within the limit that avoids the line, and its search would then run until the
-/// solve's time was out, while the driver already holds a line. Without a limit (the first
-/// proof's line, the only one there is) a lost node always has a mate again, and the walk
-/// spends what it takes.
-const MAX_REPROVE_NODES: u64 = 1_000_000;
-
 /// The node a walk chooses a move at: the line from the root to it, and its moves.
 #[derive(Clone, Copy)]
 struct At<'a> {
@@ -36,7 +28,7 @@ struct At<'a> {
     list: &'a MoveList,
     /// The attacker is to move.
     or: bool,
-    /// The search's node count when the walk began (for `MAX_REPROVE_NODES`).
+    /// The search's node count when the walk began (its re-proofs' budget: `reprove_budget`).
     walk_start: u64,
 }
 
@@ -264,7 +256,7 @@ fn choose(
                     "pv: re-proving at ply {} (attempt {attempt})",
                     at.line.len()
                 );
-                if s.limit() != u32::MAX && s.nodes() - at.walk_start >= MAX_REPROVE_NODES {
+                if super::reprove_budget(s, s.nodes() - at.walk_start) == 0 {
                     return Err(format!("no re-proof budget left at ply {}", at.line.len()));
                 }
                 if at.or {
@@ -374,15 +366,7 @@ pub(crate) fn defences_longest(
 }
 
 /// Proves the node at the end of the walk's line (plus `extra`, if given) again, with the line
-/// as path; under a length limit, within what is left of `MAX_REPROVE_NODES`.
+/// as path (see `line::reprove`).
 fn reprove(s: &mut Search, at: &At, extra: Option<Move>) {
-    let limit = s.limit();
-    if limit == u32::MAX {
-        s.prove_at(at.root, at.line, extra, limit);
-        return;
-    }
-    let left = MAX_REPROVE_NODES.saturating_sub(s.nodes() - at.walk_start);
-    if left > 0 {
-        s.prove_at_capped(at.root, at.line, extra, limit, left);
-    }
+    super::reprove(s, at.root, at.line, extra, s.nodes() - at.walk_start);
 }
