@@ -525,8 +525,8 @@ const SHORTCUT_MIN_BUDGET: usize = 1_000_000;
 ///
 /// Why 10: famous.tsv row 184 (above) stayed at 61 after the 8-ply pass; its lance ladder
 /// takes 4 plies a rung and the line had two rungs too many. The 10-ply pass improved 5
-/// positions (715 K positions visited, 0.4 s) and the line became 53, the set's length, in four
-/// runs of four; with 8 the rounds stayed at 61 for 30 s in three runs of three.
+/// positions (715 K positions visited, 0.4 s) and the line became 53, the set's length, in two
+/// runs of two; with 8 the rounds stayed at 61 for 30 s in three runs of three.
 const SHORTCUT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=10;
 
 /// Shortens a minimax line (`bounded`) by shortcut passes (`line::shorten`), reading the line

@@ -27,10 +27,7 @@
 //!   3 s a problem took 15.1 s against 11.7 s; drops only: 793,626 (the ladders' interpositions
 //!   include board moves). Elsewhere about neutral: first proofs within 1 M nodes, famous.tsv
 //!   187 solved against 188, long-ge50.tsv within 3 M 30 against 31; the short sets 8,351,515
-//!   nodes → 8,071,709 and 3-7% more time; `tsumugi bench` 435,337 nodes → 409,606. It
-//!   slows some shortest-mate rounds: long-ge50.tsv row 0 (69 plies) proven minimal in 21.9 s
-//!   before, 27.3 s after (one thread), its 34 known rows at 60 s 68.3 s → 77-82 s in total
-//!   (all 34 either way). The price of row 184 (docs/bench/shortest.md, session 22).
+//!   nodes → 8,071,709 and 3-7% more time; `tsumugi bench` 435,337 nodes → 409,606.
 //! - Delayed expansion (KomoringHeights): the defender's drops onto one square, and the
 //!   attacker's promotion / non-promotion pair except a knight's (see `delays_non_promotion`),
 //!   are tried one at a time; the next becomes active only once the previous one is refuted in
