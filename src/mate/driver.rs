@@ -212,8 +212,6 @@ fn run_root(
         format!("mate within {upper} plies proven"),
     );
     if limits.post_search != PostSearch::None {
-        // What is left of the shortcut passes' floor (`SHORTCUT_MIN_BUDGET`, for the whole solve).
-        let mut shortcut_floor = SHORTCUT_MIN_BUDGET;
         shorten_line(
             s,
             pos,
@@ -222,7 +220,6 @@ fn run_root(
             &mut upper,
             lower,
             &mut minimax,
-            &mut shortcut_floor,
         );
         // Shortest mate: rounds prove or refute a mate within a limit below `upper` until
         // `lower` meets it (KomoringHeights' post-search, with the limit chosen by
@@ -336,7 +333,6 @@ fn run_root(
                         &mut upper,
                         lower,
                         &mut minimax,
-                        &mut shortcut_floor,
                     );
                 }
                 Err(e) => {
@@ -509,33 +505,17 @@ const SHORTCUT_MIN_LINE: usize = 64;
 /// Plies between the line positions a round's sweep searches (see `round`).
 const SWEEP_STRIDE: usize = 32;
 
-/// Positions the shortcut passes of one solve may visit at least, however few nodes the search
-/// has taken so far (see `shorten_line`): about half a second of passes, once.
-///
-/// Why: famous.tsv row 184 (雪月花256, set 53), two threads, 1024 MB, is first proven in about
-/// 100 K nodes (69 plies); the passes took the line to 61, and then the 8-ply pass ran out of
-/// that budget (89 K positions), so the round within 59 had the remaining 29.8 s and did not
-/// finish. With this floor the 8-ply pass completes (105 K positions, improving nothing) and the
-/// 10-ply one (below) runs.
-const SHORTCUT_MIN_BUDGET: usize = 1_000_000;
-
 /// Plies searched from each attacker position of the line for a shortcut (see
 /// `line::shortcut`): passes start at the first depth and go two plies deeper while a pass finds
 /// nothing, up to the last.
-///
-/// Why 10: famous.tsv row 184 (above) stayed at 61 after the 8-ply pass; its lance ladder
-/// takes 4 plies a rung and the line had two rungs too many. The 10-ply pass improved 5
-/// positions (715 K positions visited, 0.4 s) and the line became 53, the set's length, in two
-/// runs of two; with 8 the rounds stayed at 61 for 30 s in three runs of three.
-const SHORTCUT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=10;
+const SHORTCUT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=8;
 
 /// Shortens a minimax line (`bounded`) by shortcut passes (`line::shorten`), reading the line
 /// again after each pass that stored a shorter proof; each shorter line read is a proven bound
 /// and is published. A pass that finds nothing is repeated two plies deeper, up to the last of
 /// `SHORTCUT_DEPTHS`; all the passes of one call together visit at most as many positions as
-/// the search has nodes so far, or what is left of `SHORTCUT_MIN_BUDGET` for the solve
-/// (`floor_left`) if that is more (a pass visit costs about a third of a search node), so they
-/// take at most about a third of the time spent, or about half a second once.
+/// the search has nodes so far (a pass visit costs about a third of a search node), so they
+/// take at most about a third of the time spent.
 ///
 /// Why deeper: 雪月花 (famous.tsv row 217, the set's length 353, KomoringHeights' 30 s bound;
 /// 1 thread, 1024 MB) is first proven at 523 plies. Passes of 4 plies took it to 399 and found
@@ -543,7 +523,6 @@ const SHORTCUT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=10;
 /// (two passes, 0.16 s), 8 plies 319 (two passes, 0.7 s), where KomoringHeights' rounds reach
 /// 353 at 10.7 s and 317 at 26 s. Its detours are ladders of 30 plies on the edge file where
 /// one of 6 does, whose shorter form needs 6 or 8 plies to rejoin the line.
-#[allow(clippy::too_many_arguments)]
 fn shorten_line(
     s: &mut Search,
     pos: &mut Position,
@@ -552,7 +531,6 @@ fn shorten_line(
     upper: &mut usize,
     lower: usize,
     minimax: &mut bool,
-    floor_left: &mut usize,
 ) {
     // On a short line the rounds are cheap and find the same shortcuts; the passes' own cost
     // (about a millisecond each with the reading after them, not counted as nodes) was 10% of
@@ -561,12 +539,11 @@ fn shorten_line(
         return;
     }
     let mut depth = *SHORTCUT_DEPTHS.start();
-    let mut budget = (s.nodes() as usize).max(*floor_left);
+    let mut budget = s.nodes() as usize;
     while budget > 0 {
         let t0 = Instant::now();
         let pass = line::shorten(s, pos, line, depth, budget);
         budget = budget.saturating_sub(pass.visits);
-        *floor_left = floor_left.saturating_sub(pass.visits);
         log::debug!(
             "shortcut pass of {depth} plies over {} plies: {} improved, {} positions{}, {} ms",
             line.len(),
