@@ -1,4 +1,5 @@
-//! Differential test of the check generator (`Position::check_moves`, `has_check`) and of the
+//! Differential test of the check generator (`Position::check_moves`, `has_check`, and
+//! `check_moves_to`, the checks onto given squares, against the oracle's filtered by square) and of the
 //! evasions (`legal_moves` when in check, `has_evasion`) against an independent oracle.
 //!
 //! The oracle: `shogi_legality_lite`'s legal moves (`common::oracle_moves_checked`: assembled
@@ -46,7 +47,7 @@ use shogi_core::{
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Instant;
-use tsumugi::shogi::{Color, Move, MoveList, Position, STARTPOS};
+use tsumugi::shogi::{Bitboard, Color, Move, MoveList, Position, Square, STARTPOS};
 
 // ---- the independent "gives check" test ----------------------------------------------------------
 
@@ -305,6 +306,30 @@ fn compare(pos: &Position, st: &mut Stats) {
         st.fail(format!(
             "checks of {sfen}\n  missing (oracle has, we lack): {missing:?}\n  extra (we have, oracle lacks): {extra:?}"
         ));
+    }
+
+    // Checks restricted to target squares (`check_moves_to`, the search's mate-in-one test
+    // after an interposition): the next to the defender's king, and every third square.
+    let near = pos
+        .king_square(side.flip())
+        .map_or(Bitboard::EMPTY, tsumugi::shogi::attacks::king_attack);
+    let every_third = Square::all()
+        .filter(|s| s.index() % 3 == 0)
+        .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s));
+    for mask in [near, every_third] {
+        let mut l = MoveList::new();
+        pos.check_moves_to(&mut l, mask);
+        let ours_to = usi_set(&l);
+        let theirs_to: BTreeSet<String> = theirs
+            .iter()
+            .filter(|m| Move::from_usi(m).is_some_and(|m| mask.has(m.to())))
+            .cloned()
+            .collect();
+        if ours_to != theirs_to {
+            st.fail(format!(
+                "checks of {sfen} onto {mask:?}: ours {ours_to:?}, oracle's {theirs_to:?}"
+            ));
+        }
     }
 
     // Legal moves (= evasions when in check), and our gives_check against the verdicts here.

@@ -37,18 +37,25 @@ impl Position {
     /// Every legal move of the side to move that gives check.
     pub fn check_moves(&self, list: &mut MoveList) {
         list.clear();
-        self.gen_checks::<false>(list);
+        self.gen_checks::<false>(list, Bitboard::ALL);
+    }
+
+    /// The checking moves of the side to move that land on `targets` only (the search's mate in
+    /// one after an interposition looks next to the king and on the interposed piece).
+    pub fn check_moves_to(&self, list: &mut MoveList, targets: Bitboard) {
+        list.clear();
+        self.gen_checks::<false>(list, targets);
     }
 
     /// Whether the side to move has at least one legal checking move.
     pub fn has_check(&self) -> bool {
         let mut list = MoveList::new();
-        self.gen_checks::<true>(&mut list);
+        self.gen_checks::<true>(&mut list, Bitboard::ALL);
         !list.is_empty()
     }
 
     /// EARLY: stop after the first move found.
-    fn gen_checks<const EARLY: bool>(&self, list: &mut MoveList) {
+    fn gen_checks<const EARLY: bool>(&self, list: &mut MoveList, mask: Bitboard) {
         let us = self.side;
         let them = us.flip();
         let Some(ksq) = self.king_square(them) else {
@@ -60,7 +67,7 @@ impl Position {
             let mut ev = MoveList::new();
             self.legal_moves(&mut ev);
             for &m in ev.as_slice() {
-                if self.gives_check(m) {
+                if mask.has(m.to()) && self.gives_check(m) {
                     list.push(m);
                     if EARLY {
                         return;
@@ -71,7 +78,7 @@ impl Position {
         }
         let occ = self.occupied();
         let ours = self.pieces_of(us);
-        let empty = !occ;
+        let empty = !occ & mask;
 
         // Drops first: cheapest, and in mate search often the best.
         let hand = self.hand(us);
@@ -154,7 +161,7 @@ impl Position {
             } else {
                 Bitboard::EMPTY
             };
-            let cand = att & (csq | csq_p | off_line);
+            let cand = att & (csq | csq_p | off_line) & mask;
             let from_zone = from.in_promotion_zone(us);
             for to in cand {
                 let disc = off_line.has(to);
@@ -184,7 +191,7 @@ impl Position {
         if let Some(mk) = my_ksq {
             if discoverers.has(mk) {
                 let occ_wo = occ.and_not(Bitboard::from_square(mk));
-                let dests = king_attack(mk).and_not(ours).and_not(line(ksq, mk));
+                let dests = king_attack(mk).and_not(ours).and_not(line(ksq, mk)) & mask;
                 for to in dests {
                     if !self.is_attacked(them, to, occ_wo) {
                         list.push(Move::normal(mk, to, false));

@@ -37,7 +37,7 @@ fn minus(mut h: Hand, k: PieceKind) -> Hand {
 /// The attacker's hand at `pos` that corresponds to `child_hand` after the attacker's move `mv`:
 /// the dropped piece back in hand, the captured one out of it.
 #[inline]
-fn hand_before(pos: &Position, mv: Move, child_hand: Hand) -> Hand {
+pub(super) fn hand_before(pos: &Position, mv: Move, child_hand: Hand) -> Hand {
     if mv.is_drop() {
         return plus(child_hand, mv.drop_kind());
     }

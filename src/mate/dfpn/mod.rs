@@ -92,6 +92,10 @@ pub(crate) struct Search<'a> {
     /// Longest mate looked for, in plies from the root (`u32::MAX`: none).
     max_plies: u32,
     threshold: Threshold,
+    /// The node `mid` is about to enter was not in the table when its parent was expanded
+    /// (see `children`: only a fresh defender's node, under a length limit, tests its
+    /// interpositions for mates in one).
+    node_fresh: bool,
 }
 
 impl<'a> Search<'a> {
@@ -121,6 +125,7 @@ impl<'a> Search<'a> {
             monitor,
             max_plies,
             threshold,
+            node_fresh: false,
         }
     }
 

@@ -19,6 +19,8 @@ impl Search<'_> {
         th_dn: u32,
         ply: u32,
     ) -> NodeResult {
+        // Set by the parent for this node only (see `children`).
+        let fresh = std::mem::replace(&mut self.node_fresh, false);
         let stopped = self.monitor.enter_node(self.tt);
         let hand = pos.hand(self.attacker);
         let key = self.key(pos);
@@ -47,7 +49,7 @@ impl Search<'_> {
         }
 
         let base = self.children.len();
-        self.expand(pos, &list, or, hand, ply, tag(key));
+        self.expand(pos, &list, or, hand, ply, tag(key), fresh);
         let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base);
         self.children.truncate(base);
         if result.rep >= ply {
@@ -120,6 +122,7 @@ impl Search<'_> {
             let ck = self.key(pos);
             let chand = pos.hand(self.attacker);
             self.path.push(ck, chand);
+            self.node_fresh = c.fresh;
             let r = self.mid(pos, cth_pn, cth_dn, ply + 1);
             self.path.pop();
             pos.undo_move();
@@ -128,6 +131,7 @@ impl Search<'_> {
             slot.v = r.v;
             slot.rep = r.rep;
             slot.foreign = false;
+            slot.fresh = false;
             self.activate(or, base, best);
         }
     }
