@@ -1,6 +1,6 @@
 //! Differential test of the check generator (`Position::check_moves`, `has_check`, and
-//! `check_moves_to`, the checks onto given squares, against the oracle's filtered by square) and of the
-//! evasions (`legal_moves` when in check, `has_evasion`) against an independent oracle.
+//! `check_moves_to`, the checks onto given squares, against the oracle's filtered by square)
+//! and of the evasions (`legal_moves` when in check, `has_evasion`) against an independent oracle.
 //!
 //! The oracle: `shogi_legality_lite`'s legal moves (`common::oracle_moves_checked`: assembled
 //! from the crate's primitives, and compared with its `all_legal_moves_partial` wherever that
@@ -309,7 +309,7 @@ fn compare(pos: &Position, st: &mut Stats) {
     }
 
     // Checks restricted to target squares (`check_moves_to`, the search's mate-in-one test
-    // after an interposition): the next to the defender's king, and every third square.
+    // after an interposition): the squares next to the defender's king, and every third square.
     let near = pos
         .king_square(side.flip())
         .map_or(Bitboard::EMPTY, tsumugi::shogi::attacks::king_attack);
