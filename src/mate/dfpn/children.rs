@@ -34,7 +34,8 @@
 //!     and without this exclusion (two threads, 1024 MB, famous.tsv at 30 s a problem: 215 of
 //!     223 at or below the set's length either way), mate3-11 + extra1-9 at 3 s a problem
 //!     (one thread, `farm-bench` against the build without the test) took 1.045 of the time
-//!     with the test at every depth (median of 4 pairs) and 0.999 with this exclusion (2 pairs). `tsumugi bench`: 435,337 nodes → 422,628.
+//!     with the test at every depth (median of 4 pairs) and 0.999 with this exclusion (2
+//!     pairs). `tsumugi bench`: 435,337 nodes → 422,628.
 //! - Delayed expansion (KomoringHeights): the defender's drops onto one square, and the
 //!   attacker's promotion / non-promotion pair except a knight's (see `delays_non_promotion`),
 //!   are tried one at a time; the next becomes active only once the previous one is refuted in
@@ -317,53 +318,51 @@ impl Search<'_> {
     #[inline]
     fn mated_in_1_after(&mut self, pos: &mut Position, m: Move) -> Option<Value> {
         pos.do_move(m);
-        let v = self.mate_in_1_near(pos, m.to());
-        pos.undo_move();
-        v
-    }
-
-    /// The body of `mated_in_1_after`, on the attacker's node `pos`; `also` is the square of the
-    /// defender's interposition.
-    #[inline]
-    fn mate_in_1_near(&mut self, pos: &mut Position, also: Square) -> Option<Value> {
+        let mut mate = None;
         let us = pos.side_to_move();
-        let ksq = pos.king_square(us.flip())?;
-        let mut checks = MoveList::new();
-        pos.check_moves_to(&mut checks, king_attack(ksq) | Bitboard::from_square(also));
-        if checks.is_empty() {
-            return None;
-        }
-        let occ = pos.occupied();
-        let occ_wo_king = occ.and_not(Bitboard::from_square(ksq));
-        let flight = king_attack(ksq)
-            .and_not(pos.pieces_of(us.flip()))
-            .into_iter()
-            .filter(|&f| !pos.is_attacked(us, f, occ_wo_king))
-            .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_square(f));
-        for &mm in checks.as_slice() {
-            let to = Bitboard::from_square(mm.to());
-            let kind = if mm.is_drop() {
-                mm.drop_kind()
+        if let Some(ksq) = pos.king_square(us.flip()) {
+            let mut checks = MoveList::new();
+            pos.check_moves_to(
+                &mut checks,
+                king_attack(ksq) | Bitboard::from_square(m.to()),
+            );
+            let occ = pos.occupied();
+            let occ_wo_king = occ.and_not(Bitboard::from_square(ksq));
+            let flight = if checks.is_empty() {
+                Bitboard::EMPTY
             } else {
-                let k = pos.piece_on(mm.from()).kind();
-                if mm.is_promotion() {
-                    k.promote()
-                } else {
-                    k
-                }
+                king_attack(ksq)
+                    .and_not(pos.pieces_of(us.flip()))
+                    .into_iter()
+                    .filter(|&f| !pos.is_attacked(us, f, occ_wo_king))
+                    .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_square(f))
             };
-            let cover = attacks(us, kind, mm.to(), occ | to);
-            if flight.and_not(cover | to).is_nonempty() {
-                continue;
-            }
-            pos.do_move(mm);
-            let ph = (!pos.has_evasion()).then(|| self.add_interposition_pieces(pos, Hand::EMPTY));
-            pos.undo_move();
-            if let Some(ph) = ph {
-                return Some(Value::proven(hand_before(pos, mm, ph), 1, mm));
+            for &mm in checks.as_slice() {
+                let to = Bitboard::from_square(mm.to());
+                let moved = pos.moved_piece(mm).kind();
+                let kind = if mm.is_promotion() {
+                    moved.promote()
+                } else {
+                    moved
+                };
+                if flight
+                    .and_not(attacks(us, kind, mm.to(), occ | to) | to)
+                    .is_nonempty()
+                {
+                    continue;
+                }
+                pos.do_move(mm);
+                let ph =
+                    (!pos.has_evasion()).then(|| self.add_interposition_pieces(pos, Hand::EMPTY));
+                pos.undo_move();
+                if let Some(ph) = ph {
+                    mate = Some(Value::proven(hand_before(pos, mm, ph), 1, mm));
+                    break;
+                }
             }
         }
-        None
+        pos.undo_move();
+        mate
     }
 
     /// Aggregates the children [base..] into the node's (pn, dn).
