@@ -46,6 +46,9 @@ class UsiEngine:
     `isready`; then `send` lines and read `stdout`; `quit` ends it."""
 
     def __init__(self, cmd: str, options: list[tuple[str, object]]):
+        # The engine runs in its own folder (KomoringHeights reads files beside it), so a
+        # relative path such as `--bin target/release/tsumugi` is made absolute first.
+        cmd = str(Path(cmd).resolve())
         self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1, cwd=str(Path(cmd).parent))
         self.stdout = self.p.stdout
