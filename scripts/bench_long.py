@@ -47,8 +47,10 @@ class UsiEngine:
 
     def __init__(self, cmd: str, options: list[tuple[str, object]]):
         # The engine runs in its own folder (KomoringHeights reads files beside it), so a
-        # relative path such as `--bin target/release/tsumugi` is made absolute first.
-        cmd = str(Path(cmd).resolve())
+        # relative path such as `--bin target/release/tsumugi` is made absolute first; a bare
+        # name is left for the PATH lookup.
+        if os.sep in cmd:
+            cmd = str(Path(cmd).resolve())
         self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1, cwd=str(Path(cmd).parent))
         self.stdout = self.p.stdout
