@@ -49,8 +49,9 @@ fn offence(line: &str) -> Option<String> {
                     .or_else(|| after.strip_prefix('-'))
                     .unwrap_or("");
                 let after = after.strip_prefix('#').unwrap_or(after);
-                if after.starts_with(|c: char| c.is_ascii_digit()) {
-                    return Some(format!("{word} {}", &after[..after.len().min(4)]));
+                let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+                if !digits.is_empty() {
+                    return Some(format!("{word} {digits}"));
                 }
             }
         }
