@@ -67,7 +67,9 @@ fn offence(line: &str) -> Option<String> {
 }
 
 fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -96,13 +98,20 @@ fn no_text_file_refers_to_how_the_work_was_organised() {
     let this_file = root.join(file!());
     let mut files = Vec::new();
     text_files(root, &mut files);
-    assert!(files.len() > 50, "found only {} text files under {}", files.len(), root.display());
+    assert!(
+        files.len() > 50,
+        "found only {} text files under {}",
+        files.len(),
+        root.display()
+    );
     let mut found = Vec::new();
     for path in files {
         if path == this_file {
             continue;
         }
-        let Ok(text) = fs::read_to_string(&path) else { continue };
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
         let mut previous = String::new();
         for (n, line) in text.lines().enumerate() {
             let lower = line.to_lowercase();
@@ -147,6 +156,9 @@ fn the_word_check_catches_what_it_should_and_nothing_else() {
         "briefly introduced",
         "48 items",
     ] {
-        assert!(offence(&good.to_lowercase()).is_none(), "false alarm: {good}");
+        assert!(
+            offence(&good.to_lowercase()).is_none(),
+            "false alarm: {good}"
+        );
     }
 }
