@@ -54,7 +54,7 @@ def verify_mate_line(sfen: str, moves) -> tuple[bool, str]:
         board = cshogi.Board(sfen)
     except RuntimeError as e:
         return False, f"cshogi rejects the SFEN {sfen!r}: {e}"
-    # An even-length line is a defender-to-move root's: the side to move is mated (issue 20).
+    # An even-length line is a defender-to-move root's: the side to move is mated.
     first = 0 if len(moves) % 2 == 1 else 1
     for i, mv in enumerate(moves):
         attacking = i % 2 == first

@@ -1,4 +1,4 @@
-"""`tsumugi solve --batch` (issue 15): answers verified with cshogi, output order (--ordered and
+"""`tsumugi solve --batch`: answers verified with cshogi, output order (--ordered and
 as finished), --skip-done, --shard, and a run killed mid-way (SIGKILL, and Ctrl-C) then resumed
 with `--skip-done out >> out`: every input answered exactly once, nothing lost or doubled.
 

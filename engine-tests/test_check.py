@@ -1,4 +1,4 @@
-"""`tsumugi check` (issue 17): a composed problem checked for 余詰, longer defences, 駒余り.
+"""`tsumugi check`: a composed problem checked for 余詰, longer defences, 駒余り.
 
 The lines the report shows are replayed with cshogi (the oracle): every alternative mate it
 names must be a mating line from the main line's position before its ply, no longer than the

@@ -1,6 +1,6 @@
-"""`tsumugi kikazu` (issue 16, 利かずの駒並べ): placements checked by python-shogi's attack
+"""`tsumugi kikazu` (利かずの駒並べ): placements checked by python-shogi's attack
 tables (scripts/kikazu_check.py), and on small boards compared with a Python brute force that
-tries every assignment; the seed article's 3720 for the 40 pieces; none for 41; the largest
+tries every assignment; komori-n's article's 3720 for the 40 pieces; none for 41; the largest
 two-direction set of the 40 plus pawns; bad input and the time limit.
 """
 
@@ -51,7 +51,7 @@ def mirror(board: str) -> str:
 
 def test_forty_pieces_one_direction_3720_placements_all_valid():
     # Counted as distinct boards (identical pieces not told apart), a placement and its
-    # left-right mirror image counted apart: the seed article's 3720.
+    # left-right mirror image counted apart: komori-n's article's 3720.
     r = run("--count", "--threads", "2")
     assert r.returncode == 0, r.stderr
     s = summary(r.stdout)

@@ -1,4 +1,4 @@
-"""Problem files in and answers out (issue 15), checked against independent readers and writers.
+"""Problem files in and answers out, checked against independent readers and writers.
 
 * Round trips: the positions of mate3-11.tsv written as KIF (BOD diagram) and CSA by cshogi's
   exporters (KIF in Shift_JIS/CP932, as cshogi writes a .kif, and UTF-8 for .kifu), with one
@@ -187,7 +187,7 @@ def test_csa_answers_load_in_cshogi_and_mate():
 
 
 # A daily-problem style KIF, as Kifu for Windows writes one: headers, a BOD diagram, comments,
-# no moves. The position is the brief's 9-ply problem.
+# no moves. The position is the README's 9-ply problem.
 DAILY_KIF = """# ---- Kifu for Windows V7 V7.70 棋譜ファイル ----
 開始日時：2026/11/23
 表題：今日の詰将棋

@@ -1,4 +1,4 @@
-"""Issue 20: defects found by a new user, each with a regression test named for its item.
+"""Defects a new user found, each with a regression test named for what it checks.
 
 Answers must say what is established (shortest proven or an interval; defences proven longest or
 not), never claim `nomate` for a position that was not searched, and survive Ctrl-C and closed
@@ -74,8 +74,8 @@ def longest_claim_holds(sfen: str, moves: list[str], budget_nodes: int = 200_000
 BRIEF = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1"
 
 
-def test_longest_defence_claim_is_checked_independently_item1(engine):
-    """Item 1: an answer that claims longest defences (the brief's 9-ply problem: shortest
+def test_longest_defence_claim_is_checked_independently(engine):
+    """An answer that claims longest defences (the README's 9-ply problem: shortest
     proven, defences checked) survives an independent re-solve of every other defence."""
     engine.usi_handshake()
     moves, notes = go(engine, BRIEF, "go mate 10000", 30)
@@ -84,8 +84,8 @@ def test_longest_defence_claim_is_checked_independently_item1(engine):
     assert shown > 0 and undecided == 0, (shown, undecided)
 
 
-def test_warm_table_never_worse_and_defences_marked_item1():
-    """Item 1: 8 M nodes, then 6 M on the same table, on 世界大戦 (minimum 395). The second
+def test_warm_table_never_worse_and_defences_marked():
+    """8 M nodes, then 6 M on the same table, on 世界大戦 (minimum 395). The second
     answer was a 187-ply line with a short defence. Every printed line must replay to mate,
     never be shorter than the proven minimum, and either carry the caveat that its defences are
     not all proven longest or pass an independent re-solve of every alternative defence."""
@@ -110,8 +110,8 @@ def test_warm_table_never_worse_and_defences_marked_item1():
         print("\n" + "\n".join(uppers))
 
 
-def test_stop_during_shortest_search_says_what_is_known_item2():
-    """Item 2: `stop` during the shortest-mate search printed a line with no caveat."""
+def test_stop_during_shortest_search_says_what_is_known():
+    """`stop` during the shortest-mate search printed a line with no caveat."""
     sfen, _ = famous_row(220)
     with UsiEngine() as eng:
         eng.usi_handshake()
@@ -131,8 +131,8 @@ def test_stop_during_shortest_search_says_what_is_known_item2():
         assert any("not proven" in n or ESTABLISHED in n for n in notes), before
 
 
-def test_unparsable_position_is_undecided_and_explicit_one_in_hand_is_read_item4(engine):
-    """Item 4: a SFEN with `1b` in hand was rejected and the next `go mate` said `nomate`."""
+def test_unparsable_position_is_undecided_and_explicit_one_in_hand_is_read(engine):
+    """A SFEN with `1b` in hand was rejected and the next `go mate` said `nomate`."""
     engine.usi_handshake()
     moves, notes = go(engine, "kn7/ps7/9/9/N8/9/9/9/8B b 2r1b4g2s2n4l17p 1", "go mate 5000", 30)
     assert moves == ["9e8c"], (moves, notes)
@@ -143,8 +143,8 @@ def test_unparsable_position_is_undecided_and_explicit_one_in_hand_is_read_item4
     assert any(b.startswith("info string error:") for b in before), before
 
 
-def test_sigint_during_solve_prints_the_proven_mate_item5():
-    """Item 5: `timeout -s INT 8 tsumugi solve <世界大戦>` printed nothing. The signal is sent
+def test_sigint_during_solve_prints_the_proven_mate():
+    """`timeout -s INT 8 tsumugi solve <世界大戦>` printed nothing. The signal is sent
     as soon as `solve` reports its first proven mate on stderr (the search got fast enough to
     finish 世界大戦 within 8 s), so it arrives during the shortest-mate search."""
     sfen, minimum = famous_row(220)
@@ -173,8 +173,8 @@ def test_sigint_during_solve_prints_the_proven_mate_item5():
 
 
 @pytest.mark.parametrize("args", [["bench"], ["perft", "5"]])
-def test_closed_pipe_ends_quietly_item6(args):
-    """Item 6: `tsumugi bench | head -1` aborted with a panic (exit 134)."""
+def test_closed_pipe_ends_quietly(args):
+    """`tsumugi bench | head -1` aborted with a panic (exit 134)."""
     p = subprocess.Popen([str(engine_path()), *args], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     first = p.stdout.readline()
@@ -185,8 +185,8 @@ def test_closed_pipe_ends_quietly_item6(args):
     assert "panicked" not in err, err
 
 
-def test_solve_output_closed_pipe_item6():
-    """Item 6, `solve ... 2>&1 | head -1`: both streams closed."""
+def test_solve_output_closed_pipe():
+    """`solve ... 2>&1 | head -1`: both streams closed."""
     r = subprocess.run(
         f"set -o pipefail; '{engine_path()}' solve '{BRIEF}' "
         "2>&1 | head -1", shell=True, executable="/bin/bash", capture_output=True, text=True,
@@ -195,8 +195,8 @@ def test_solve_output_closed_pipe_item6():
     assert r.stdout.startswith("checkmate "), r.stdout
 
 
-def test_defender_to_move_root_item8(engine):
-    """Item 8: after `moves B*1c` the defender is to move; the answer was `nomate`."""
+def test_defender_to_move_root(engine):
+    """After `moves B*1c` the defender is to move; the answer was `nomate`."""
     engine.usi_handshake()
     base = "7l1/9/4g1+P2/6S1g/6k2/5ppp1/9/9/9 b BGS2rbg2s4n3l14p 1"
     engine.send(f"position sfen {base} moves B*1c")
@@ -210,8 +210,8 @@ def test_defender_to_move_root_item8(engine):
     assert any("being mated" in b for b in before), before
 
 
-def test_defender_to_move_set_item8(engine):
-    """Item 8: the defender-to-move set, with its known lengths."""
+def test_defender_to_move_set(engine):
+    """The defender-to-move set, with its known lengths."""
     engine.usi_handshake()
     rows = (problems_dir() / "defender-to-move.tsv").read_text().splitlines()
     checked = 0
@@ -230,9 +230,9 @@ def test_defender_to_move_set_item8(engine):
     assert checked >= 3
 
 
-def test_cshogi_position_without_sfen_word_item11():
-    """Item 11: cshogi's `engine.position(sfen=S)` sends `position <S>`; it got `nomate`.
-    Also item 13: cshogi starts the engine by an absolute path, as the README now shows."""
+def test_cshogi_position_without_sfen_word():
+    """cshogi's `engine.position(sfen=S)` sends `position <S>`; it got `nomate`.
+    Also: cshogi starts the engine by an absolute path, as the README now shows."""
     import cshogi.usi
 
     eng = cshogi.usi.Engine(str(engine_path().resolve()))
@@ -246,8 +246,8 @@ def test_cshogi_position_without_sfen_word_item11():
 
 
 @pytest.mark.parametrize("sub", ["solve", "perft", "moves", "bench"])
-def test_help_on_every_subcommand_item12(sub):
-    """Item 12: `solve --help` failed and `--help` omitted `solve`."""
+def test_help_on_every_subcommand(sub):
+    """`solve --help` failed and `--help` omitted `solve`."""
     r = subprocess.run([str(engine_path()), sub, "--help"], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 0 and r.stdout.startswith(f"usage: tsumugi {sub}"), r
@@ -255,7 +255,7 @@ def test_help_on_every_subcommand_item12(sub):
     assert "tsumugi solve" in r.stdout
 
 
-def test_errors_are_one_line_and_a_hint_item12():
+def test_errors_are_one_line_and_a_hint():
     r = subprocess.run([str(engine_path()), "solve", "--hash-mb"], capture_output=True,
                        text=True, timeout=30)
     lines = r.stderr.strip().splitlines()
@@ -263,8 +263,8 @@ def test_errors_are_one_line_and_a_hint_item12():
     assert lines[0].startswith("error:") and lines[1].startswith("hint:"), r.stderr
 
 
-def test_every_subcommand_takes_startpos_item13():
-    """Item 13: `moves startpos` was rejected while `solve startpos` worked."""
+def test_every_subcommand_takes_startpos():
+    """`moves startpos` was rejected while `solve startpos` worked."""
     r = subprocess.run([str(engine_path()), "moves", "startpos"], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 0 and len(r.stdout.split()) == 30, r

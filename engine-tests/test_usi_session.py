@@ -131,7 +131,7 @@ def test_cshogi_session_problem_sets(cshogi_engine, name, limit, byoyomi):
         errors = [l for l in seen if l.startswith("info string error: position")]
         if errors:
             # Our SFEN validation is stricter than cshogi's (some sets hold 20 pawns); a
-            # rejected position is undecided, never "nomate" (issue 20, item 4).
+            # rejected position is undecided, never "nomate".
             assert answer == "timeout", (sfen, answer, errors)
             if not any(r in errors[0] for r in EXPECTED_REJECTIONS):
                 failures.append(f"{sfen}: rejected: {errors[0]}")
@@ -214,7 +214,7 @@ def test_shogihome_like_session(engine):
 
 
 def test_shortest_mate_search_announces_each_bound(engine):
-    """Issue 13: while the shortest mate is searched, each proven bound is sent at once (even
+    """While the shortest mate is searched, each proven bound is sent at once (even
     with PvInterval 0): an info line with `score mate N` and the line, then an info string with
     what was established. The scores never grow, the last equals the answer's length, and the
     lower bound that proves it minimal is said."""

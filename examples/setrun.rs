@@ -10,7 +10,7 @@
 //!
 //! Run it through `cargo run`, or build it with `cargo build --release --examples`:
 //! `cargo build --release` alone leaves `target/release/examples/setrun` as it was, and a
-//! measurement with that binary measures the old search (this happened in session 16; see
+//! measurement with that binary measures the old search (this happened once; see
 //! docs/bench/threads.md).
 
 use std::path::Path;

@@ -7,7 +7,7 @@ The positions (default: mate3-11.tsv and extra1-9.tsv, 1800 rows, then mate1.tsv
 time limit. The wall time of each run is measured here around the process; every answer of
 both runs is replayed with cshogi (every move legal, every attacker move a check, the end
 checkmate) and its length compared with the set's. Prints both wall times and their ratio
-(the issue-15 target is jobs-2 wall <= 0.6 x jobs-1 wall on an otherwise idle 2-core machine).
+(the goal is jobs-2 wall <= 0.6 x jobs-1 wall on an otherwise idle 2-core machine).
 Nothing is typed in: every figure is measured in this run.
 
 usage: scripts/bench_batch.py [--count 3000] [--jobs 2] [--hash-mb 64] [--time-ms 30000]

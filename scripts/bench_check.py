@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs `tsumugi check` over rows of a problem set and prints a Markdown table (issue 17).
+"""Runs `tsumugi check` over rows of a problem set and prints a Markdown table.
 
 Each row: the problem's name (or tags), its known length, the verdict, the line's length, the
 proven strict bounds, the flaws and notes found (kind@ply), the open questions, the time. Every

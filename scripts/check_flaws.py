@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Constructed flaws for `tsumugi check` (issue 17, "must show").
+"""Constructed flaws for `tsumugi check`.
 
 Bases: composed problems first (rules-tricky.tsv rows, famous.tsv rows of at most MAX_LEN plies),
 then mate3-11.tsv and extra1-9.tsv rows, odd length 3..MAX_LEN, in file order. A row is a base when the check

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of 利かずの駒並べ placements (`tsumugi kikazu`, issue 16) with python-shogi.
+"""Independent check of 利かずの駒並べ placements (`tsumugi kikazu`) with python-shogi.
 
 Reads placements as SFEN (lines `sfen <board> b - 1` as the binary prints them, or bare SFEN or
 board strings; other lines are ignored) from the files named, or standard input, and checks

@@ -1,6 +1,6 @@
 //! Named regression tests of the mate search.
 //!
-//! Positions constructed here or quoted from the brief and seed articles are embedded; the
+//! Positions constructed here or quoted from published articles are embedded; the
 //! tagged rule cases of `rules-tricky.tsv` are read from `$TSUMUGI_PROBLEMS` (default
 //! `../shared/problems`) by tag, and those tests print a visible SKIPPED line when the folder is
 //! absent. Every mate line is replay-verified by the solver; here we re-check it with the full
@@ -66,7 +66,7 @@ fn expect_mate(sfen: &str, len: usize) -> Vec<Move> {
 
 #[test]
 fn double_count_stall_from_seed_002() {
-    // The position from seed 002 on which a plain df-pn stalled by summing one subtree twice
+    // The position on which a plain df-pn stalled by summing one subtree twice
     // (the seed's solver timed out on it). It must be solved within a small node budget.
     let sfen = "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1";
     let pos = Position::from_sfen(sfen).unwrap();

@@ -331,7 +331,7 @@ fn horse_circling_problem_reads_its_shortest_line() {
     );
 }
 
-/// Issue 13: Microcosmos (long.tsv, 1525 plies). Its first proof's line is 1581 plies, and each
+/// Microcosmos (long.tsv, 1525 plies). Its first proof's line is 1581 plies, and each
 /// shorter line the shortest-mate rounds found differed from the one before in one place, an
 /// 8-ply detour replaced by 4 plies that rejoin it; the first round alone took about a minute.
 /// The shortcut pass (`line::shorten`) finds them all at once against the table's proofs, so

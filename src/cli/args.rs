@@ -178,7 +178,7 @@ fn parse_threshold(v: &str) -> Result<Threshold, String> {
     if v == "kh" {
         return Err(
             "--threshold kh was dropped: with the shortest-mate search it could loop \
-                    without end (issue 20); use epsilon:<x>"
+                    without end; use epsilon:<x>"
                 .into(),
         );
     }

@@ -348,7 +348,7 @@ fn report_text(pos: &crate::shogi::Position, r: &SearchResult, interrupted: bool
 mod tests {
     use super::*;
 
-    /// Issue 20, item 7: an undecided answer is said in words, not in debug formatting
+    /// An undecided answer is said in words, not in debug formatting
     /// (`undecided: Time`).
     #[test]
     fn undecided_in_words_item7() {

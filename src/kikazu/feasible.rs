@@ -1,6 +1,6 @@
 //! Can `n` pawns and `m` stones still be placed? The test behind the degraded-piece pruning.
 //!
-//! Seed article 003 ("劣化駒"): replace every piece still to place by a "degraded" one that
+//! komori-n's article ("劣化駒"): replace every piece still to place by a "degraded" one that
 //! attacks a subset of its squares. Most pieces attack the square straight ahead and degrade to
 //! a pawn; the knight and bishop attack neither straight ahead nor behind and degrade to a stone
 //! (attacks nothing, may not stand on an attacked square). If the degraded set cannot be placed

@@ -1,7 +1,7 @@
 //! 利かずの駒並べ (kikazu no koma narabe): place shogi pieces on the board so that no piece
 //! stands on a square another piece attacks.
 //!
-//! The puzzle's rules (seed article 003, komori-n, 2020): pieces are unpromoted unless written
+//! The puzzle's rules (komori-n's article, 2020): pieces are unpromoted unless written
 //! promoted, two pawns on one file are allowed, and so are pieces with no further move (a pawn
 //! on rank a). In the one-direction puzzle every piece faces as Black's does (or as the spec
 //! says: lower case is White's); in the two-direction puzzle (`bidirectional`) the search
@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn article_40_piece_example_is_valid_and_round_trips() {
-        // The 40-piece placement drawn in the seed article.
+        // The 40-piece placement drawn in komori-n's article.
         let board = "G1LLLLP1G/1R7/P1PSSSP1G/7R1/K1PSPPP1P/3N1N3/K1P1P1P1P/3P1P2N/G1PBPBP1N";
         let p = spec::parse_board(board, Area::FULL).unwrap();
         assert_eq!(p.pieces.len(), 40);

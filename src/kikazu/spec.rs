@@ -1,6 +1,6 @@
 //! The piece-set notation and the board size.
 //!
-//! A piece set is a run of letters each with an optional count, in the seed article's
+//! A piece set is a run of letters each with an optional count, in komori-n's article's
 //! program's notation: `P18L4N4S4G4K2R2B2` is the 40 pieces of a game, `S45` 45 silvers, `+R9`
 //! nine dragons. Letters are SFEN's (`P L N S G K R B`), `+` before one promotes it, `X` is a
 //! stone; upper case faces as Black's pieces do, lower case as White's. A letter may appear

@@ -138,7 +138,7 @@ fn better_line(bounded: bool, len: usize, kept_bounded: bool, kept_len: usize) -
 /// Searches the root, reads its line and, with a post-search, the shortest mate. Returns the
 /// outcome and, with a mate, what is established about it (see `MateStatus`). `last` is the
 /// solver's previous answer: if it is for this position, the search starts from it (a warm
-/// table must never make an answer worse: issue 20, item 1, where a second `go mate` on the
+/// table must never make an answer worse: a second `go mate` on the
 /// same position printed a 187-ply line with a short defence after a 403-ply one), and it is
 /// replaced by this answer.
 fn run_root(
@@ -652,8 +652,7 @@ fn read_line(
         // search's nodes: with a warm table (a second `go mate` on the same position) the
         // proofs were built by an earlier search, and a budget of half of this one's few nodes
         // gave up on the reading, so the answer fell back to stored lengths and printed a
-        // 187-ply line with a short defence where the cold search had printed 403 (issue 20,
-        // item 1).
+        // 187-ply line with a short defence where the cold search had printed 403.
         match line::read_minimax(s, pos, MINIMAX_MAX_POSITIONS) {
             Ok(l) => match line::verify(pos, &l, s.attacker()) {
                 Ok(()) => return Ok((l, true)),
@@ -739,7 +738,7 @@ mod tests {
         assert!(st.established(), "{st:?}");
     }
 
-    /// Issue 20, item 3: `--threshold kh` looped for good in the shortest-mate rounds; the rule
+    /// `--threshold kh` looped for good in the shortest-mate rounds; the rule
     /// is gone, and the default rule's post-search ends on the same problem.
     #[test]
     fn kh_threshold_dropped_and_post_search_ends_item3() {
@@ -759,7 +758,7 @@ mod tests {
         assert!(r.status.unwrap().established());
     }
 
-    /// Issue 13: the next round's limit gallops down from the proven bound while rounds find
+    /// The next round's limit gallops down from the proven bound while rounds find
     /// mates, then halves the interval; it always keeps the parity of the mates and stays
     /// within [lower, upper - 2], so a failure at it proves `lower = limit + 2`. The figures are
     /// long-ge50 row 1's rounds (first proof 533, minimum 353).
@@ -789,7 +788,7 @@ mod tests {
         }
     }
 
-    /// Issue 20, item 7: `--nodes 10` searched 256 nodes (the polling interval).
+    /// `--nodes 10` searched 256 nodes (the polling interval).
     #[test]
     fn node_limit_is_exact_item7() {
         let mut solver = Solver::new(16);
@@ -811,7 +810,7 @@ mod tests {
         }
     }
 
-    /// Issue 20, item 2: a search stopped during the shortest-mate rounds returned its line
+    /// A search stopped during the shortest-mate rounds returned its line
     /// with nothing said about it. The status says the shortest is not proven.
     #[test]
     fn stopped_shortest_search_reports_an_interval_item2() {
@@ -840,7 +839,7 @@ mod tests {
         assert_eq!(st.line_len as usize, line.len());
     }
 
-    /// Issue 20, item 8: a defender-to-move root (the attacker has no king) is searched as a
+    /// A defender-to-move root (the attacker has no king) is searched as a
     /// defender node; the line starts with the defender's move and has even length.
     #[test]
     fn defender_to_move_root_item8() {

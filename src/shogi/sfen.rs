@@ -480,7 +480,7 @@ mod tests {
         }
     }
 
-    /// Issue 20, item 4: `kn7/ps7/9/9/N8/9/9/9/8B b 2r1b4g2s2n4l17p 1` (mate in 1 from a public
+    /// `kn7/ps7/9/9/N8/9/9/9/8B b 2r1b4g2s2n4l17p 1` (mate in 1 from a public
     /// engine's test suite) was rejected for its `1b`, and the engine then answered `nomate`.
     #[test]
     fn lenient_hand_counts_item4() {
@@ -494,7 +494,7 @@ mod tests {
         assert_eq!(pp.hand(Color::Black).count(PieceKind::Pawn), 4);
     }
 
-    /// Issue 20, item 8: a defender-to-move position (the side not to move, the attacker, has
+    /// A defender-to-move position (the side not to move, the attacker, has
     /// no king) is a position, not an error.
     #[test]
     fn defender_to_move_without_attacker_king_item8() {

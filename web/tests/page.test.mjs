@@ -24,7 +24,7 @@ const problems = process.env.TSUMUGI_PROBLEMS || path.join(repo, '..', 'shared/p
 const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
 const shots = path.join(web, 'test-results');
 
-// The brief's problem: 3 plies as composers count (three useless pawn interpositions left
+// The README's 9-ply problem: 3 plies as composers count (three useless pawn interpositions left
 // out), 9 plies strict.
 const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
 const HASH_MB = 64;
@@ -116,7 +116,7 @@ test('the page loads: board, editor, solver ready, no errors', async () => {
   await page.close();
 });
 
-test("composer mode: the brief's 3-ply problem, as `tsumugi solve --post-search composer`", async () => {
+test("composer mode: the README's problem in 3 plies, as `tsumugi solve --post-search composer`", async () => {
   const expected = nativeAnswer(BRIEF, 'composer');
   assert.equal(expected, 'checkmate G*3i 2h1i 3g1g');
   const page = await newPage(query(BRIEF, 'composer'));

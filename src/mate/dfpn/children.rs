@@ -25,7 +25,7 @@
 //!   (mate in 27) took 389,905 nodes, now 44,232 (KomoringHeights: 42,397). Testing every
 //!   answer: 51,002 there, but mate3-11 + extra1-9 at 3 s a problem took 15.1 s against 11.7 s;
 //!   drops only: 793,626 (the ladders' interpositions include board moves).
-//!   - Not without a limit: tested in every search (session 22), the first proofs changed.
+//!   - Not without a limit: tested in every search (reverted in `3134f6c`), the first proofs changed.
 //!     Microcosmos' first line became 1569 plies, which the shortcut passes left at 1527 at
 //!     1024 MB (1525 before any round otherwise), and long-ge50's 34 known rows at 60 s took
 //!     77-82 s against 68 s. The first proof's search is therefore left as it was.
@@ -45,7 +45,7 @@
 //!   (see `path`) is "foreign" and combined by max instead of sum. Measured on 103 famous
 //!   problems at 2 M nodes each (solved): every child with another creator marked (the earlier
 //!   rule) 75, no guard 80, this rule 80; with the tie-break of `select` 81, 84 and 81. The
-//!   guard does not pay on that set; it stays for the stall the seed describes, in its narrower
+//!   guard does not pay on that set; it stays for the stall of the double-counting position in `tests/mate_regressions.rs`, in its narrower
 //!   form.
 //!
 //! Children live in one arena (`Search::children`) shared by the whole path: a node's records
@@ -310,7 +310,7 @@ impl Search<'_> {
     ///
     /// A check is tried (made, and the defender's answers looked for) only if the checking
     /// piece covers every square the king could flee to now. Measured with the test in every
-    /// search (session 22): of the 14.1 M checks these tests would make on mate3-11 + extra1-9
+    /// search (`5c47bf7`, reverted): of the 14.1 M checks these tests would make on mate3-11 + extra1-9
     /// (3 s a problem), 1.6 M pass, and the search loses few of its mates (8,071,709 nodes
     /// against 7,973,471 trying every check); time 13.0 s → 12.7 s.
     /// The cover is judged before the move, so a line the moving piece opens is not seen: a
@@ -469,7 +469,7 @@ mod tests {
 
     /// Under a length limit that leaves the attacker one check, the defender's nodes after the
     /// checks are settled while the root is expanded: the root costs one node whether it mates
-    /// (G*5b) or not (the brief's 9-ply problem, whose checks each cost a node of their own
+    /// (G*5b) or not (the README's 9-ply problem, whose checks each cost a node of their own
     /// before), and without a limit the same table still proves the longer mate.
     #[test]
     fn checks_at_the_length_limit_are_settled_in_one_node() {

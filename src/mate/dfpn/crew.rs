@@ -11,7 +11,7 @@
 //! unwinds without storing, and takes that result (its line is read from the table, where the
 //! helper's proof is). Measured on the 68 problems of famous.tsv and long-ge50.tsv that take up
 //! to 60 s alone (`examples/setrun`, 1024 MB, two threads, the builds interleaved problem by
-//! problem; docs/bench/threads.md, session 17): a helper finished first on 17 of 68, and the
+//! problem; docs/bench/threads.md, 2026-11-24): a helper finished first on 17 of 68, and the
 //! time per problem against the main-only rule was a median 0.96 and 0.93 in two runs.
 //! (Tried once before and dropped: long-ge50's 353-ply horse-circling problem then failed to
 //! read its exact line in 1 of 3 runs. That was probably the unreadable-line bug fixed in the

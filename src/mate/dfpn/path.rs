@@ -14,7 +14,7 @@
 //!   Failures that still depend on the path are remembered in a table keyed by the hash of the
 //!   whole path (KomoringHeights' repetition table): df-pn walks the same path again and again,
 //!   and these results may be reused only on exactly that path.
-//! - Double counting (seed 002): a child whose table entry was created under one of our own
+//! - Double counting: a child whose table entry was created under one of our own
 //!   ancestors on the current path (its stored parent tag is an ancestor's) is reachable both
 //!   from that ancestor directly and through us, so the ancestor would sum its δ twice; the
 //!   children code combines it by max instead of sum (a one-step form of KomoringHeights'

@@ -7,8 +7,8 @@ use super::super::value::INF;
 /// How the selected child's threshold is set: the 1+ε trick. ε = 0.5 is the default (1.0
 /// solved fewer long problems).
 ///
-/// KomoringHeights' rule, `min(th, second + 1)`, was offered as `--threshold kh` and dropped
-/// (issue 20, item 3): it solved fewer problems (first 25 of long-ge50.tsv at 2 s each: 8
+/// KomoringHeights' rule, `min(th, second + 1)`, was offered as `--threshold kh` and dropped:
+/// it solved fewer problems (first 25 of long-ge50.tsv at 2 s each: 8
 /// against 15; first 60 of famous.tsv: 54 against 56), and with the shortest-mate rounds'
 /// length limit it could loop without end. Unsolved table entries are shared between depths
 /// (a position met with 5 plies left and with 1 left), so a deep node inherited the large pn of

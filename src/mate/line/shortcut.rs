@@ -1,4 +1,4 @@
-//! Shortening a proven line where it is long (issue 13): at each attacker position of the line,
+//! Shortening a proven line where it is long: at each attacker position of the line,
 //! a small full-width search for a mate shorter than the line's remainder there, whose leaves
 //! are mates or proofs already in the table. Proofs it finds are stored, so the next minimax
 //! reading (`line::read_minimax`) follows them and its length is again a proven bound.

@@ -105,7 +105,7 @@ fn position() {
     }
 }
 
-/// Issue 20, item 11: cshogi's `engine.position(sfen=S)` sends `position <S>` without the
+/// cshogi's `engine.position(sfen=S)` sends `position <S>` without the
 /// `sfen` word; it is read as `position sfen <S>`, with a note.
 #[test]
 fn bare_sfen_after_position_item11() {

@@ -12,7 +12,7 @@ use std::time::Instant as StdInstant;
 
 const HEAD_MATE: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
 const MATE3: &str = "7k1/9/6R2/9/9/9/9/9/9 b G 1";
-/// A mate in 9 whose shortest-mate search announces several bounds (issue 13).
+/// A mate in 9 whose shortest-mate search announces several bounds.
 const MATE9: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
 /// No mate, and a long search to prove it (the Python engine tests' stop position).
 const HARD_NOMATE: &str = "6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1";

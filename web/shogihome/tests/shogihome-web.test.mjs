@@ -23,7 +23,7 @@ const checkout = process.env.TSUMUGI_SHOGIHOME_DIR || path.join(repo, 'target/sh
 const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
 const shots = path.join(repo, 'web/test-results');
 
-// The brief's problem: mate in 9 (strict length; 3 as composers count).
+// The README's problem: mate in 9 (strict length; 3 as composers count).
 const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
 // No mate, and a long search to prove it (the engine tests' stop position).
 const HARD_NOMATE = '6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1';

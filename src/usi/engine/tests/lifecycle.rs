@@ -121,7 +121,7 @@ fn bad_position_makes_next_go_mate_undecided_item4() {
     );
 }
 
-/// Issue 20, item 9: a `go mate` before any `position` searched the start position and
+/// A `go mate` before any `position` searched the start position and
 /// answered `nomate`. It is undecided now, and says why.
 #[test]
 fn go_before_any_position_is_undecided_item9() {
@@ -138,7 +138,7 @@ fn go_before_any_position_is_undecided_item9() {
     assert!(fake.calls().iter().all(|c| !c.starts_with("solve")));
 }
 
-/// Issue 20, item 10: a `position` line dropped for its length left the previous position in
+/// A `position` line dropped for its length left the previous position in
 /// force, and the next `go mate` solved it. It now clears the position like any bad one.
 #[test]
 fn dropped_long_position_line_clears_the_position_item10() {

@@ -241,7 +241,7 @@ fn real_solver_session() {
     assert_eq!(answers[2], "checkmate nomate");
 }
 
-/// Issue 13: during the shortest-mate search each proven bound is announced at once, even with
+/// During the shortest-mate search each proven bound is announced at once, even with
 /// periodic lines off: an `info` line with `score mate <N>` and the line, then an `info string`
 /// saying what was established; the scores never grow, and the last one before the answer is
 /// the answer's length.

@@ -1,0 +1,164 @@
+//! The repository speaks of the product: no text file may refer to how the work on it was
+//! organised ("session 21", "issue 13", "item 4", "the brief", "seed article", tickets), words a
+//! reader outside the project cannot resolve. An upstream project's issue may be cited when the
+//! line (or the line before it) names that project; those projects are listed in
+//! `THIRD_PARTY`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Folders never read: build output, installed packages, VCS data, test screenshots.
+const SKIP_DIRS: &[&str] = &["target", ".venv", "node_modules", ".git", "test-results"];
+
+/// The files read: source, scripts and documentation.
+const TEXT_EXTS: &[&str] = &[
+    "rs", "md", "py", "mjs", "js", "html", "css", "toml", "sh", "yml", "yaml", "txt",
+];
+
+/// Upstream projects whose issues the documentation cites as sources.
+const THIRD_PARTY: &[&str] = &[
+    "komoringheights",
+    "shtsume",
+    "tsumeshogi-solver",
+    "of the same repository",
+];
+
+/// Words after which a number means one of our own work items.
+const COUNTED: &[&str] = &["session", "sessions", "issue", "issues", "item", "items"];
+
+/// Phrases that only this project's history explains.
+const PHRASES: &[&str] = &["seed article", "the brief", "ticket"];
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The offending words of one lowercased line, if any.
+fn offence(line: &str) -> Option<String> {
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    for (i, &(at, _)) in chars.iter().enumerate() {
+        if i > 0 && is_word_char(chars[i - 1].1) {
+            continue;
+        }
+        let rest = &line[at..];
+        for word in COUNTED {
+            if let Some(after) = rest.strip_prefix(word) {
+                // "session 21", "issue #13", "session-15"; not "sessions" read as "session" + "s".
+                let after = after
+                    .strip_prefix(' ')
+                    .or_else(|| after.strip_prefix('-'))
+                    .unwrap_or("");
+                let after = after.strip_prefix('#').unwrap_or(after);
+                let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+                if !digits.is_empty() {
+                    return Some(format!("{word} {digits}"));
+                }
+            }
+        }
+        for phrase in PHRASES {
+            if let Some(after) = rest.strip_prefix(phrase) {
+                if !after.starts_with(is_word_char) || *phrase == "ticket" {
+                    return Some(phrase.to_string());
+                }
+            }
+        }
+    }
+    None
+}
+
+fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !SKIP_DIRS.contains(&name.as_str()) {
+                text_files(&path, out);
+            }
+            continue;
+        }
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        // Extension-less files under scripts/ and .ci/ are shell or Python scripts.
+        let script = ext.is_empty()
+            && path
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|p| p == "scripts" || p == ".ci");
+        if TEXT_EXTS.contains(&ext) || script {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_text_file_refers_to_how_the_work_was_organised() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let this_file = root.join(file!());
+    let mut files = Vec::new();
+    text_files(root, &mut files);
+    assert!(
+        files.len() > 50,
+        "found only {} text files under {}",
+        files.len(),
+        root.display()
+    );
+    let mut found = Vec::new();
+    for path in files {
+        if path == this_file {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut previous = String::new();
+        for (n, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            if let Some(words) = offence(&lower) {
+                let window = format!("{previous} {lower}");
+                let upstream = THIRD_PARTY.iter().any(|p| window.contains(p));
+                if !(upstream && words.starts_with("issue")) {
+                    let shown = path.strip_prefix(root).unwrap_or(&path).display();
+                    found.push(format!("{shown}:{}: '{words}': {}", n + 1, line.trim()));
+                }
+            }
+            previous = lower;
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} line(s) refer to how the work was organised; say what the product does instead:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_word_check_catches_what_it_should_and_nothing_else() {
+    for bad in [
+        "docs/bench/threads.md, session 17): a helper",
+        "sessions 17-24",
+        "(issue 20, item 3)",
+        "Issue #13: the next round",
+        "item 7: an undecided answer",
+        "the brief's problem",
+        "seed article 003",
+        "the session-15 runs",
+    ] {
+        assert!(offence(&bad.to_lowercase()).is_some(), "missed: {bad}");
+    }
+    for good in [
+        "one USI session",
+        "engine-tests/test_usi_session.py",
+        "a session of the protocol ends with quit",
+        "the tissue 3 of",
+        "briefly introduced",
+        "48 items",
+    ] {
+        assert!(
+            offence(&good.to_lowercase()).is_none(),
+            "false alarm: {good}"
+        );
+    }
+}
