@@ -16,10 +16,12 @@
 //! `mate1.tsv` must have a mate in 1 and none of `nomate1.tsv` may. With
 //! `scripts/mate1_oracle.py --problems <dir>` run beforehand, its output
 //! (`$TSUMUGI_MATE1_PROBLEMS`, default `target/mate1_oracle_problems.tsv`, never committed) is
-//! checked like the data file. Absent inputs are reported as "SKIPPED: ..." and do not fail.
+//! checked like the data file. A test whose input is absent is reported as ignored, with
+//! the reason, by the runner (`common::harness`); it never counts as passed.
 
 mod common;
-use common::problems::{problems_dir, read_set};
+use common::harness;
+use common::problems::{problems_path, read_set};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -224,7 +226,6 @@ fn data_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/mate1_oracle.tsv")
 }
 
-#[test]
 fn mate1_against_cshogi() {
     let rows = read_rows(&data_path());
     assert!(
@@ -243,18 +244,12 @@ fn mate1_against_cshogi() {
 }
 
 /// `mate1.tsv`: all mate in 1 (our move must mate by replay); `nomate1.tsv`: none has one.
-#[test]
 fn mate1_problem_sets() {
-    let Some(dir) = problems_dir() else {
-        return;
-    };
+    let dir = problems_path();
     let mut failures = Vec::new();
     for (file, expect) in [("mate1.tsv", true), ("nomate1.tsv", false)] {
         let path = dir.join(file);
-        let Some(rows) = read_set(&path) else {
-            eprintln!("SKIPPED: {} not found", path.display());
-            continue;
-        };
+        let rows = read_set(&path).unwrap_or_else(|| panic!("cannot read {}", path.display()));
         let (mut n, mut rejected) = (0, 0);
         for row in &rows {
             let sfen = row.sfen();
@@ -286,26 +281,38 @@ fn mate1_problem_sets() {
     assert!(failures.is_empty(), "{} failures", failures.len());
 }
 
-/// The cshogi verdicts on problem-set positions, when generated locally.
-#[test]
-fn mate1_problem_positions_against_cshogi() {
-    let path = std::env::var("TSUMUGI_MATE1_PROBLEMS")
+/// Where the cshogi verdicts on problem-set positions are, when generated locally.
+fn problem_verdicts_path() -> PathBuf {
+    std::env::var("TSUMUGI_MATE1_PROBLEMS")
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/mate1_oracle_problems.tsv")
-        });
-    if !path.is_file() {
-        eprintln!(
-            "SKIPPED: {} not found (generate it with `.venv/bin/python scripts/mate1_oracle.py \
-             --problems ../shared/problems`)",
-            path.display()
-        );
-        return;
-    }
-    let rows = read_rows(&path);
+        })
+}
+
+/// The cshogi verdicts on problem-set positions, when generated locally.
+fn mate1_problem_positions_against_cshogi() {
+    let rows = read_rows(&problem_verdicts_path());
     let mut st = Stats::default();
     for r in &rows {
         check_row(r, &mut st, "mate1_oracle_problems.tsv", false);
     }
     st.finish("mate1 vs cshogi (problem-set positions)");
+}
+
+fn main() {
+    harness::run(vec![
+        harness::test("mate1_against_cshogi", mate1_against_cshogi),
+        harness::needs_sets(
+            "mate1_problem_sets",
+            mate1_problem_sets,
+            &["mate1.tsv", "nomate1.tsv"],
+        ),
+        harness::needs_files(
+            "mate1_problem_positions_against_cshogi",
+            mate1_problem_positions_against_cshogi,
+            || vec![problem_verdicts_path()],
+            "generate it with `.venv/bin/python scripts/mate1_oracle.py --problems ../shared/problems`",
+        ),
+    ]);
 }

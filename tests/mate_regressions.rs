@@ -2,13 +2,14 @@
 //!
 //! Positions constructed here or quoted from published articles are embedded; the
 //! tagged rule cases of `rules-tricky.tsv` are read from `$TSUMUGI_PROBLEMS` (default
-//! `../shared/problems`) by tag, and those tests print a visible SKIPPED line when the folder is
-//! absent. Every mate line is replay-verified by the solver; here we re-check it with the full
+//! `../shared/problems`) by tag, and those tests are reported as ignored, with the path, when
+//! the set is absent (`common::harness`). Every mate line is replay-verified by the solver; here we re-check it with the full
 //! legal move generator and compare its length with the set's strict (every defence counted)
 //! shortest length.
 
 mod common;
-use common::problems::{problems_dir, read_set, Row};
+use common::harness;
+use common::problems::{set_rows, Row};
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -64,7 +65,6 @@ fn expect_mate(sfen: &str, len: usize) -> Vec<Move> {
     }
 }
 
-#[test]
 fn double_count_stall_from_seed_002() {
     // The position on which a plain df-pn stalled by summing one subtree twice
     // (the seed's solver timed out on it). It must be solved within a small node budget.
@@ -84,14 +84,12 @@ fn double_count_stall_from_seed_002() {
     }
 }
 
-#[test]
 fn white_to_move_head_gold() {
     // Constructed: White drops a gold on the Black king's head, supported by its pawn.
     let line = expect_mate("9/9/9/9/9/9/4p4/9/4K4 w g 1", 1);
     assert_eq!(line[0].to_string(), "G*5h");
 }
 
-#[test]
 fn perpetual_check_is_no_mate() {
     // Constructed: a lone rook can check forever but never mates; every line repeats.
     assert_eq!(solve("8k/9/9/9/9/9/9/9/R8 b - 1"), Outcome::NoMate);
@@ -99,19 +97,16 @@ fn perpetual_check_is_no_mate() {
     assert_eq!(solve("9/9/9/9/4k4/9/9/9/R8 b G 1"), Outcome::NoMate);
 }
 
-#[test]
 fn no_check_at_root_is_nomate_at_once() {
     assert_eq!(solve("4k4/9/9/9/9/9/9/9/9 b - 1"), Outcome::NoMate);
 }
 
-#[test]
 fn brief_three_ply_problem_strict_length() {
     // Brief §6: composers count 3 plies (useless interpositions not counted); with every legal
     // defence counted the shortest mate is 9 plies (three useless pawn interpositions).
     expect_mate("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 9);
 }
 
-#[test]
 fn attacker_in_check_must_answer_with_check() {
     // Constructed: Black's king is checked by a White rook on its file; the only answer that
     // also checks is the gold capturing it... here we only require a verified mate or nomate and
@@ -125,25 +120,25 @@ fn attacker_in_check_must_answer_with_check() {
 }
 
 /// The rows of rules-tricky.tsv (`None`, said on stderr, without the problem sets).
-fn rules_tricky() -> Option<Vec<Row>> {
-    read_set(&problems_dir()?.join("rules-tricky.tsv"))
+fn rules_tricky() -> Vec<Row> {
+    set_rows("rules-tricky.tsv")
 }
 
 /// Rows of rules-tricky.tsv carrying `tag`: (sfen, expected strict length or "nomate").
-fn tagged(tag: &str) -> Option<Vec<(String, String)>> {
-    Some(
-        rules_tricky()?
+fn tagged(tag: &str) -> Vec<(String, String)> {
+    {
+        rules_tricky()
             .iter()
             .filter(|r| r.fields.len() > 2 && r.field(2).split(',').any(|t| t.starts_with(tag)))
             .map(|r| (r.sfen().to_string(), r.field(1).to_string()))
-            .collect(),
-    )
+            .collect()
+    }
 }
 
 /// Solves every row with one shared solver (so results of one may leak into the next if the
 /// table were wrong), then checks answers and strict shortest lengths.
 fn check_tag(tag: &str, secs: u64) {
-    let Some(rows) = tagged(tag) else { return };
+    let rows = tagged(tag);
     assert!(!rows.is_empty(), "no rows tagged {tag}");
     let mut solver = common::solver(64);
     let mut bad = vec![];
@@ -176,33 +171,27 @@ fn check_tag(tag: &str, secs: u64) {
     assert!(bad.is_empty(), "{tag}: {bad:#?}");
 }
 
-#[test]
 fn rules_non_promotion() {
     check_tag("non_promotion", 10);
 }
 
-#[test]
 fn rules_pawn_drop_mate() {
     check_tag("pawn_drop_mate", 10);
 }
 
-#[test]
 fn rules_perpetual_check_and_ghi() {
     check_tag("perpetual_check", 10);
 }
 
-#[test]
 fn rules_attacker_in_check_at_root() {
     check_tag("root_in_check", 10);
 }
 
-#[test]
 fn rules_nifu_and_illegal_drop_rank() {
     check_tag("nifu", 10);
     check_tag("illegal_drop_rank", 10);
 }
 
-#[test]
 fn rules_valid_interposition() {
     check_tag("valid_interposition", 10);
 }
@@ -210,11 +199,8 @@ fn rules_valid_interposition() {
 /// GHI: a position on a proven line is itself a mate, whatever the table learnt on other paths.
 /// Solve each perpetual-check case, then every attacker-to-move position along its line with
 /// the same (warm) table, and require a mate each time.
-#[test]
 fn ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table() {
-    let Some(rows) = tagged("perpetual_check") else {
-        return;
-    };
+    let rows = tagged("perpetual_check");
     let mut solver = common::solver(64);
     for (sfen, exp) in rows.iter().filter(|(_, e)| e != "nomate") {
         let Outcome::Mate(line) = solve_with(&mut solver, sfen, PostSearch::None, 10) else {
@@ -234,7 +220,6 @@ fn ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table() {
     }
 }
 
-#[test]
 fn composer_answers_brief_three_ply_problem_in_three() {
     // Brief §6: other solvers answer this 3-ply problem with 11 plies of useless interpositions.
     let sfen = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
@@ -248,27 +233,24 @@ fn composer_answers_brief_three_ply_problem_in_three() {
 }
 
 /// rules-tricky.tsv rows: (sfen, strict length, source label, tags).
-fn rows_with_labels() -> Option<Vec<(String, String, String, String)>> {
-    Some(
-        rules_tricky()?
+fn rows_with_labels() -> Vec<(String, String, String, String)> {
+    {
+        rules_tricky()
             .iter()
             .map(|r| {
                 let get = |i: usize| r.field(i).to_string();
                 (get(0), get(1), get(5), get(2))
             })
-            .collect(),
-    )
+            .collect()
+    }
 }
 
 /// Useless interpositions omitted: where the source's own label is a number (the composer's
 /// convention, e.g. antma's "futile drops" counted as mate in 1), the composer answer has that
 /// length; and where the longest defence is a valid interposition (the captured piece is
 /// needed later), the composer answer keeps it, so its length is the strict one.
-#[test]
 fn composer_lengths_match_source_labels_and_keep_valid_interpositions() {
-    let Some(rows) = rows_with_labels() else {
-        return;
-    };
+    let rows = rows_with_labels();
     let mut solver = common::solver(64);
     let mut checked = 0;
     for (sfen, strict, label, tags) in rows {
@@ -294,14 +276,12 @@ fn composer_lengths_match_source_labels_and_keep_valid_interpositions() {
 }
 
 /// (sfen, known strict length) of the first `n` rows of a set.
-fn first_rows(file: &str, n: usize) -> Option<Vec<(String, usize)>> {
-    let rows = read_set(&problems_dir()?.join(file))?;
-    Some(
-        rows.iter()
-            .filter_map(|r| Some((r.sfen().to_string(), r.field(1).parse().ok()?)))
-            .take(n)
-            .collect(),
-    )
+fn first_rows(file: &str, n: usize) -> Vec<(String, usize)> {
+    set_rows(file)
+        .iter()
+        .filter_map(|r| Some((r.sfen().to_string(), r.field(1).parse().ok()?)))
+        .take(n)
+        .collect()
 }
 
 fn spare_at_end(sfen: &str, line: &[Move]) -> u32 {
@@ -318,11 +298,8 @@ fn spare_at_end(sfen: &str, line: &[Move]) -> u32 {
 /// fewer spare pieces at the end than the answer does. On the first 300 mate3-11 problems
 /// some equally long defences leave more spare pieces (the tie-break had a choice to make),
 /// and the composer answer never leaves more than the strict one.
-#[test]
 fn spare_pieces_tie_break() {
-    let Some(rows) = first_rows("mate3-11.tsv", 300) else {
-        return;
-    };
+    let rows = first_rows("mate3-11.tsv", 300);
     let mut solver = common::solver(64);
     let mut alt_solver = common::solver(16);
     let mut choices = 0;
@@ -388,11 +365,8 @@ fn spare_pieces_tie_break() {
 /// The shortest mate is often found only after a longer first proof: on the first 300
 /// mate3-11 problems, some first proofs are longer than the known length and the post-search
 /// brings every one of them down to it.
-#[test]
 fn shortest_found_after_a_longer_first_proof() {
-    let Some(rows) = first_rows("mate3-11.tsv", 300) else {
-        return;
-    };
+    let rows = first_rows("mate3-11.tsv", 300);
     let mut solver = common::solver(64);
     let mut longer_first = 0;
     for (sfen, known) in &rows {
@@ -417,7 +391,6 @@ fn shortest_found_after_a_longer_first_proof() {
 /// A mate that exists only through a lance's non-promotion (constructed; checked with cshogi
 /// 1.1.0: `1e1c` mates, `1e1c+` gives no check). The unpromoted lance captures on 1c and checks
 /// down the file through 1b; promoted, it moves like a gold and does not reach 1a.
-#[test]
 fn lance_non_promotion_mate() {
     let sfen = "7lk/7p1/8p/9/8L/9/9/9/K8 b - 1";
     let line = expect_mate(sfen, 1);
@@ -431,4 +404,73 @@ fn lance_non_promotion_mate() {
         ["1e1c"],
         "the promotion 1e1c+ must not count as a check"
     );
+}
+
+const RULES_TRICKY: &[&str] = &["rules-tricky.tsv"];
+const MATE3_11: &[&str] = &["mate3-11.tsv"];
+
+fn main() {
+    harness::run(vec![
+        harness::test(
+            "double_count_stall_from_seed_002",
+            double_count_stall_from_seed_002,
+        ),
+        harness::test("white_to_move_head_gold", white_to_move_head_gold),
+        harness::test("perpetual_check_is_no_mate", perpetual_check_is_no_mate),
+        harness::test(
+            "no_check_at_root_is_nomate_at_once",
+            no_check_at_root_is_nomate_at_once,
+        ),
+        harness::test(
+            "brief_three_ply_problem_strict_length",
+            brief_three_ply_problem_strict_length,
+        ),
+        harness::test(
+            "attacker_in_check_must_answer_with_check",
+            attacker_in_check_must_answer_with_check,
+        ),
+        harness::needs_sets("rules_non_promotion", rules_non_promotion, RULES_TRICKY),
+        harness::needs_sets("rules_pawn_drop_mate", rules_pawn_drop_mate, RULES_TRICKY),
+        harness::needs_sets(
+            "rules_perpetual_check_and_ghi",
+            rules_perpetual_check_and_ghi,
+            RULES_TRICKY,
+        ),
+        harness::needs_sets(
+            "rules_attacker_in_check_at_root",
+            rules_attacker_in_check_at_root,
+            RULES_TRICKY,
+        ),
+        harness::needs_sets(
+            "rules_nifu_and_illegal_drop_rank",
+            rules_nifu_and_illegal_drop_rank,
+            RULES_TRICKY,
+        ),
+        harness::needs_sets(
+            "rules_valid_interposition",
+            rules_valid_interposition,
+            RULES_TRICKY,
+        ),
+        harness::needs_sets(
+            "ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table",
+            ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table,
+            RULES_TRICKY,
+        ),
+        harness::test(
+            "composer_answers_brief_three_ply_problem_in_three",
+            composer_answers_brief_three_ply_problem_in_three,
+        ),
+        harness::needs_sets(
+            "composer_lengths_match_source_labels_and_keep_valid_interpositions",
+            composer_lengths_match_source_labels_and_keep_valid_interpositions,
+            RULES_TRICKY,
+        ),
+        harness::needs_sets("spare_pieces_tie_break", spare_pieces_tie_break, MATE3_11),
+        harness::needs_sets(
+            "shortest_found_after_a_longer_first_proof",
+            shortest_found_after_a_longer_first_proof,
+            MATE3_11,
+        ),
+        harness::test("lance_non_promotion_mate", lance_non_promotion_mate),
+    ]);
 }

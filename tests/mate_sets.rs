@@ -1,13 +1,14 @@
 //! The mate search over the public problem sets in `$TSUMUGI_PROBLEMS` (default
-//! `../shared/problems`). These sets are not part of the repository; when the folder is absent
-//! the tests say so on stderr and pass without checking anything (the core suite never depends
-//! on them).
+//! `../shared/problems`). These sets are not part of the repository; when a set is absent the
+//! tests that need it are reported as ignored, with the path, by the runner (`common::harness`;
+//! the core suite never depends on them).
 //!
 //! `cargo test --release --test mate_sets -- --nocapture` runs a sample of each set;
 //! `... -- --ignored --nocapture` runs every position (minutes) and prints the totals.
 
 mod common;
-use common::problems::{problems_dir, read_set};
+use common::harness;
+use common::problems::{problems_path, read_set, set_rows};
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -18,23 +19,20 @@ use tsumugi::shogi::Position;
 /// (sfen, expected) rows of a TSV set: expected is a length or "nomate". No rows when the file
 /// is missing.
 fn load(dir: &Path, file: &str) -> Vec<(String, String)> {
-    read_set(&dir.join(file))
-        .unwrap_or_default()
+    let path = dir.join(file);
+    read_set(&path)
+        .unwrap_or_else(|| panic!("cannot read {}", path.display()))
         .iter()
         .map(|r| (r.sfen().to_string(), r.field(1).to_string()))
         .collect()
 }
 
-/// The rows of `file` in the problem folder, or `None` (with a SKIPPED line) when the folder or
-/// the file is missing.
-fn set_or_skip(file: &str) -> Option<Vec<(String, String)>> {
-    let dir = problems_dir()?;
-    let rows = load(&dir, file);
-    if rows.is_empty() {
-        eprintln!("SKIPPED: {file} not found in {}", dir.display());
-        return None;
-    }
-    Some(rows)
+/// The (sfen, expected) rows of set `file`, which the harness made sure is present.
+fn set(file: &str) -> Vec<(String, String)> {
+    set_rows(file)
+        .iter()
+        .map(|r| (r.sfen().to_string(), r.field(1).to_string()))
+        .collect()
 }
 
 struct Totals {
@@ -138,8 +136,28 @@ const REPORTED_SETS: &[&str] = &[
     "nomate-curated.tsv",
 ];
 
+/// Every set of the two lists above.
+const ALL_SETS: &[&str] = &[
+    "mate1.tsv",
+    "mate3-11.tsv",
+    "extra1-9.tsv",
+    "nomate1.tsv",
+    "rules-tricky.tsv",
+    "famous.tsv",
+    "long-ge50.tsv",
+    "nomate-curated.tsv",
+];
+/// The sets whose rows carry a known strict length.
+const KNOWN_LENGTH_SETS: &[&str] = &[
+    "mate1.tsv",
+    "mate3-11.tsv",
+    "extra1-9.tsv",
+    "rules-tricky.tsv",
+    "famous.tsv",
+];
+
 fn run_all(sample: Option<usize>, limit: Duration, include_reported: bool) {
-    let Some(dir) = problems_dir() else { return };
+    let dir = problems_path();
     let mut solver = common::solver(256);
     let mut failures = 0;
     for (sets, required) in [(REQUIRED_SETS, true), (REPORTED_SETS, false)] {
@@ -170,24 +188,19 @@ fn run_all(sample: Option<usize>, limit: Duration, include_reported: bool) {
     );
 }
 
-#[test]
 fn sample_of_each_set() {
     // The short sets only, with a generous limit: this runs in scripts/test on a loaded CI box.
     run_all(Some(40), Duration::from_secs(5), false);
 }
 
-#[test]
-#[ignore = "every position of every set: minutes"]
 fn full_sets_within_one_second_each() {
     run_all(None, Duration::from_secs(1), true);
 }
 
-/// Issue "composer-grade answers": how often the shortest answer's length equals the set's
+/// Composer-grade answers: how often the shortest answer's length equals the set's
 /// known length. Prints the exact count and every mismatch; fails only on wrong answers.
-#[test]
-#[ignore = "every position of the sets with known lengths, shortest post-search: minutes"]
 fn shortest_lengths_against_known_lengths() {
-    let Some(dir) = problems_dir() else { return };
+    let dir = problems_path();
     let mut solver = common::solver(256);
     let stop = AtomicBool::new(false);
     let secs: u64 = std::env::var("TSUMUGI_LEN_SECS")
@@ -195,13 +208,7 @@ fn shortest_lengths_against_known_lengths() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
     let mut wrong = 0;
-    for set in [
-        "mate1.tsv",
-        "mate3-11.tsv",
-        "extra1-9.tsv",
-        "rules-tricky.tsv",
-        "famous.tsv",
-    ] {
+    for set in KNOWN_LENGTH_SETS {
         let rows = load(&dir, set);
         let (mut n, mut equal, mut unsolved) = (0, 0, 0);
         let mut mismatches = vec![];
@@ -248,11 +255,8 @@ fn shortest_lengths_against_known_lengths() {
 /// rows (0-based, header excluded) were answered `nomate`, though each has a mate, when the
 /// search stored repetition failures at every node; each is searched here, first proof only,
 /// with a fresh table and 300 000 nodes, as in that experiment.
-#[test]
 fn repetition_failures_never_make_a_mate_nomate() {
-    let Some(rows) = set_or_skip("famous.tsv") else {
-        return;
-    };
+    let rows = set("famous.tsv");
     let stop = AtomicBool::new(false);
     for i in [37, 45, 80, 164, 191, 216] {
         let (sfen, exp) = &rows[i];
@@ -281,11 +285,8 @@ fn repetition_failures_never_make_a_mate_nomate() {
 /// once ended the rounds early with a bound above 353, nothing shorter refuted and a line read
 /// by stored lengths (117 plies in one CI run, 233 to 257 here); see
 /// `driver::tests::unreadable_shorter_line_does_not_end_the_rounds`.
-#[test]
 fn horse_circling_problem_reads_its_shortest_line() {
-    let Some(rows) = set_or_skip("long-ge50.tsv") else {
-        return;
-    };
+    let rows = set("long-ge50.tsv");
     let (sfen, exp) = rows[1].clone();
     assert_eq!(exp, "353");
     let (r, news) = tsumugi::mate::with_search_stack(move || {
@@ -338,17 +339,8 @@ fn horse_circling_problem_reads_its_shortest_line() {
 /// the known minimum is announced before any round has searched a node: the bound of 1525
 /// plies comes with the first proof's node count plus at most the few re-proofs of the
 /// reading. The search is stopped there.
-#[test]
 fn microcosmos_line_is_shortened_before_any_round() {
-    if common::test_threads() > 1 {
-        // With helpers the first proof differs from run to run (one run's pass reached 1527 and
-        // a round found 1525); the claim is about the one-thread search.
-        eprintln!("SKIPPED: microcosmos_line_is_shortened_before_any_round checks one thread");
-        return;
-    }
-    let Some(rows) = set_or_skip("long.tsv") else {
-        return;
-    };
+    let rows = set("long.tsv");
     let (sfen, _) = rows
         .iter()
         .find(|(_, exp)| exp == "1525")
@@ -385,4 +377,44 @@ fn microcosmos_line_is_shortened_before_any_round() {
         nodes - first_nodes < first_nodes / 100,
         "a round searched between the first proof and 1525: {news:?}"
     );
+}
+
+fn main() {
+    use harness::{needs_sets, slow};
+    let microcosmos = "microcosmos_line_is_shortened_before_any_round";
+    harness::run(vec![
+        // The short sets only, with a generous limit: this runs in scripts/test on a loaded CI box.
+        needs_sets("sample_of_each_set", sample_of_each_set, REQUIRED_SETS),
+        slow(needs_sets(
+            "full_sets_within_one_second_each",
+            full_sets_within_one_second_each,
+            ALL_SETS,
+        )),
+        slow(needs_sets(
+            "shortest_lengths_against_known_lengths",
+            shortest_lengths_against_known_lengths,
+            KNOWN_LENGTH_SETS,
+        )),
+        needs_sets(
+            "repetition_failures_never_make_a_mate_nomate",
+            repetition_failures_never_make_a_mate_nomate,
+            &["famous.tsv"],
+        ),
+        needs_sets(
+            "horse_circling_problem_reads_its_shortest_line",
+            horse_circling_problem_reads_its_shortest_line,
+            &["long-ge50.tsv"],
+        ),
+        if common::test_threads() > 1 {
+            // With helpers the first proof differs from run to run (one run's pass reached 1527
+            // and a round found 1525); the claim is about the one-thread search.
+            harness::not_applicable(microcosmos, "checks the one-thread search")
+        } else {
+            needs_sets(
+                microcosmos,
+                microcosmos_line_is_shortened_before_any_round,
+                &["long.tsv"],
+            )
+        },
+    ]);
 }

@@ -4,6 +4,7 @@
 //! threads than the machine has cores): the helpers then race the main search at random points.
 
 mod common;
+use common::harness;
 use common::{oracle_moves, to_partial, OracleInfo};
 
 use shogi_core::ToUsi;
@@ -40,7 +41,6 @@ fn oracle_mate(sfen: &str, line: &[Move]) -> bool {
     shogi_legality_lite::is_in_check_partial_lite(&p) && oracle_moves(&p, &mut info).is_empty()
 }
 
-#[test]
 fn oversubscribed_threads_give_the_answers_of_one_thread() {
     let mut one = Solver::new(16);
     let mut many = Solver::new(16);
@@ -69,16 +69,9 @@ fn oversubscribed_threads_give_the_answers_of_one_thread() {
 /// `stop` ends every thread: a long problem (long-ge50's horse-circling 353-ply mate, about
 /// 17 s) stopped after 300 ms answers within a second of the stop, with the stop as reason or
 /// with the mate proven so far.
-#[test]
 fn stop_ends_the_helpers_too() {
-    let Some(dir) = common::problems::problems_dir() else {
-        return;
-    };
-    let rows = common::problems::read_set(&dir.join("long-ge50.tsv")).unwrap_or_default();
-    let Some(row) = rows.get(1) else {
-        eprintln!("SKIPPED: long-ge50.tsv not found in {}", dir.display());
-        return;
-    };
+    let rows = common::problems::set_rows("long-ge50.tsv");
+    let row = rows.get(1).expect("long-ge50.tsv has a second row");
     let sfen = row.sfen().to_string();
     let r = tsumugi::mate::with_search_stack(move || {
         let pos = Position::from_sfen(&sfen).unwrap();
@@ -112,4 +105,18 @@ fn stop_ends_the_helpers_too() {
         }
         Outcome::NoMate => panic!("a mate problem answered nomate"),
     }
+}
+
+fn main() {
+    harness::run(vec![
+        harness::test(
+            "oversubscribed_threads_give_the_answers_of_one_thread",
+            oversubscribed_threads_give_the_answers_of_one_thread,
+        ),
+        harness::needs_sets(
+            "stop_ends_the_helpers_too",
+            stop_ends_the_helpers_too,
+            &["long-ge50.tsv"],
+        ),
+    ]);
 }

@@ -8,6 +8,7 @@
 
 #![allow(dead_code)]
 
+pub mod harness;
 pub mod problems;
 pub mod rng;
 

@@ -31,6 +31,21 @@ pub fn problems_dir() -> Option<PathBuf> {
     }
 }
 
+/// The path of set `file` in the problem folder. For tests run through
+/// [`super::harness::needs_sets`], which ignores them when the file is absent: here it must be
+/// present, so its absence is a failure (it vanished mid-run), never a silent pass.
+pub fn set_path(file: &str) -> PathBuf {
+    let path = problems_path().join(file);
+    assert!(path.is_file(), "{} not found", path.display());
+    path
+}
+
+/// The rows of set `file` (see [`set_path`]); panics when it cannot be read.
+pub fn set_rows(file: &str) -> Vec<Row> {
+    let path = set_path(file);
+    read_set(&path).unwrap_or_else(|| panic!("cannot read {}", path.display()))
+}
+
 /// Every set file (`*.tsv`) in `dir`, in file-name order; empty when `dir` cannot be read.
 pub fn set_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
