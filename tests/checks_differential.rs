@@ -10,7 +10,7 @@
 //! asks whether the king of the side now to move is attacked.
 //! `shogi_legality_lite::is_in_check_partial_lite` is consulted as a second opinion on that
 //! verdict, and our own `Position::gives_check` is compared with it too.
-//! (`shogi_legality_lite::all_checks_partial` is *not* used: brief §6 notes that its drops ignore
+//! (`shogi_legality_lite::all_checks_partial` is *not* used: its drops ignore
 //! the mover's own check.)
 //!
 //! Positions, every one compared in full:
@@ -666,7 +666,7 @@ fn flip_helpers_round_trip() {
     assert_eq!(flip_usi("P*5b"), "P*5h");
 }
 
-/// Brief §6: the four positions where haitaka 0.3.2's check generator goes wrong.
+/// The four positions where haitaka 0.3.2's check generator goes wrong.
 /// 1. Silver 3c→2b, 2b+; rook 5e→5a, 5a+, 1e: 5 checks (no false discovered checks).
 /// 2. Lance 5c points away from the king on 5g: gold 5e→5f is the only check (1).
 /// 3. Silver 5d is not a discoverer: the enemy pawn 5b also blocks rook 5i (0).

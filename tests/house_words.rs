@@ -27,7 +27,7 @@ const THIRD_PARTY: &[&str] = &[
 const COUNTED: &[&str] = &["session", "sessions", "issue", "issues", "item", "items"];
 
 /// Phrases that only this project's history explains.
-const PHRASES: &[&str] = &["seed article", "the brief", "ticket"];
+const PHRASES: &[&str] = &["seed article", "the brief", "brief §", "ticket"];
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'

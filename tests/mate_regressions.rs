@@ -65,9 +65,9 @@ fn expect_mate(sfen: &str, len: usize) -> Vec<Move> {
     }
 }
 
-fn double_count_stall_from_seed_002() {
+fn double_count_stall_is_solved_within_a_small_budget() {
     // The position on which a plain df-pn stalled by summing one subtree twice
-    // (the seed's solver timed out on it). It must be solved within a small node budget.
+    // (a df-pn solver without the fix timed out on it). It must be solved within a small node budget.
     let sfen = "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1";
     let pos = Position::from_sfen(sfen).unwrap();
     let limits = Limits {
@@ -101,8 +101,8 @@ fn no_check_at_root_is_nomate_at_once() {
     assert_eq!(solve("4k4/9/9/9/9/9/9/9/9 b - 1"), Outcome::NoMate);
 }
 
-fn brief_three_ply_problem_strict_length() {
-    // Brief §6: composers count 3 plies (useless interpositions not counted); with every legal
+fn useless_interpositions_counted_in_the_strict_length() {
+    // Composers count 3 plies (useless interpositions not counted); with every legal
     // defence counted the shortest mate is 9 plies (three useless pawn interpositions).
     expect_mate("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 9);
 }
@@ -220,8 +220,8 @@ fn ghi_positions_on_a_mate_line_stay_mates_with_a_warm_table() {
     }
 }
 
-fn composer_answers_brief_three_ply_problem_in_three() {
-    // Brief §6: other solvers answer this 3-ply problem with 11 plies of useless interpositions.
+fn composer_answer_omits_useless_interpositions() {
+    // Other solvers answer this 3-ply problem with 11 plies of useless interpositions.
     let sfen = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
     match solve_with(&mut common::solver(32), sfen, PostSearch::Composer, 20) {
         Outcome::Mate(line) => {
@@ -412,8 +412,8 @@ const MATE3_11: &[&str] = &["mate3-11.tsv"];
 fn main() {
     harness::run(vec![
         harness::test(
-            "double_count_stall_from_seed_002",
-            double_count_stall_from_seed_002,
+            "double_count_stall_is_solved_within_a_small_budget",
+            double_count_stall_is_solved_within_a_small_budget,
         ),
         harness::test("white_to_move_head_gold", white_to_move_head_gold),
         harness::test("perpetual_check_is_no_mate", perpetual_check_is_no_mate),
@@ -422,8 +422,8 @@ fn main() {
             no_check_at_root_is_nomate_at_once,
         ),
         harness::test(
-            "brief_three_ply_problem_strict_length",
-            brief_three_ply_problem_strict_length,
+            "useless_interpositions_counted_in_the_strict_length",
+            useless_interpositions_counted_in_the_strict_length,
         ),
         harness::test(
             "attacker_in_check_must_answer_with_check",
@@ -457,8 +457,8 @@ fn main() {
             RULES_TRICKY,
         ),
         harness::test(
-            "composer_answers_brief_three_ply_problem_in_three",
-            composer_answers_brief_three_ply_problem_in_three,
+            "composer_answer_omits_useless_interpositions",
+            composer_answer_omits_useless_interpositions,
         ),
         harness::needs_sets(
             "composer_lengths_match_source_labels_and_keep_valid_interpositions",

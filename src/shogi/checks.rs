@@ -4,9 +4,9 @@
 //! Direct checks are found by reverse attacks: a piece of kind k on square s checks the king on
 //! `ksq` iff a k of the defender's colour on `ksq` would attack s. Discovered checks come from our
 //! pieces that are the sole blocker between the enemy king and one of our sliders (lance
-//! included); such a piece checks with any move that leaves the line. The traps of brief §6
-//! (slider direction, enemy blockers, attacker itself in check, pawn-drop mate on the right square)
-//! are covered by the tests here and by `tests/checks_differential.rs`.
+//! included); such a piece checks with any move that leaves the line. The known traps of check
+//! generation (slider direction, enemy blockers, attacker itself in check, pawn-drop mate on the
+//! right square) are covered by the tests here and by `tests/checks_differential.rs`.
 
 use super::attacks::*;
 use super::bitboard::Bitboard;
@@ -384,7 +384,7 @@ mod tests {
         v
     }
 
-    /// The four positions of brief §6 where haitaka 0.3.2's check generator goes wrong.
+    /// The four positions where haitaka 0.3.2's check generator goes wrong.
     #[test]
     fn brief_section_6_positions() {
         for (sfen, n) in [
