@@ -250,9 +250,15 @@ impl Table {
     /// A table of `mb` megabytes, or of the largest half, quarter, ... of it that can be
     /// allocated (`size_mb` says which). Only a process that cannot get 1 MB ends here.
     pub fn new(mb: usize) -> Table {
-        let mut mb = mb.max(1);
+        let asked = mb.max(1);
+        let mut mb = asked;
         loop {
             if let Some(t) = Table::try_new(mb) {
+                if mb < asked {
+                    log::warn!(
+                        "a transposition table of {asked} MB could not be allocated; using {mb} MB"
+                    );
+                }
                 return t;
             }
             if mb == 1 {
