@@ -227,7 +227,14 @@ fn start(text: &str) -> Result<String, String> {
         // second solve would then differ from the native one node for node). Drop the old one
         // first: both tables at once may not fit.
         s.solver = None;
-        s.solver = Some(Solver::new(hash_mb));
+        // Refused, not reduced, if the browser cannot give that much (a failed allocation
+        // would otherwise abort the module): the page says so and may ask for less.
+        let Some(solver) = Solver::try_new(hash_mb) else {
+            return Err(format!(
+                "\"hash_mb\" {hash_mb}: a table of {hash_mb} MB could not be allocated; ask for less"
+            ));
+        };
+        s.solver = Some(solver);
         s.job = Some(Job {
             pos,
             limits,
@@ -238,7 +245,8 @@ fn start(text: &str) -> Result<String, String> {
             last: None,
             done: None,
         });
-    });
+        Ok(())
+    })?;
     Ok(normalised)
 }
 
@@ -346,7 +354,9 @@ pub extern "C" fn tsumugi_bench(hash_mb: f64) -> i32 {
     install_panic_hook();
     use crate::cli::bench::{run_positions, totals, DEFAULT_HASH_MB, NODE_LIMIT, POSITIONS};
     let hash_mb = if hash_mb >= 1.0 {
-        hash_mb as usize
+        // Capped like `tsumugi_solve`'s; a size the browser still cannot give is halved until
+        // it can (`Solver::new`).
+        (hash_mb as usize).min(MAX_HASH_MB)
     } else {
         DEFAULT_HASH_MB
     };

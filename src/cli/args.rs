@@ -96,7 +96,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "T", default_value_t = 60_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: u64,
-    /// Transposition table size in MB.
+    /// Transposition table size in MB; reduced, with a warning, to what the available memory
+    /// allows.
     #[arg(long, value_name = "M", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub hash_mb: u64,
@@ -153,7 +154,8 @@ pub struct SearchOpts {
     /// Node limit per position (exact).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Transposition table size in MB, per search (each batch job has its own).
+    /// Transposition table size in MB, per search (each batch job has its own); reduced, with a
+    /// warning, to what the available memory allows.
     #[arg(long, value_name = "M", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub hash_mb: u64,

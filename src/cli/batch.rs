@@ -186,7 +186,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         .min(todo.len())
         .max(1);
     let threads = args.search.threads.map_or(1, |t| t as usize);
-    let hash = args.search.hash_mb as usize;
+    let hash = super::solve::fit_hash_mb(args.search.hash_mb, jobs);
+    let mut search = args.search.clone();
+    search.hash_mb = hash as u64;
     let shard = args
         .shard
         .map(|(i, n)| format!(", shard {i}/{n}"))
@@ -216,7 +218,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             next.clone(),
             tx.clone(),
             limits.clone(),
-            args.search.clone(),
+            search.clone(),
         );
         let base = base.clone();
         let h = crate::mate::spawn_search_thread(&format!("batch-{j}"), move || {

@@ -192,7 +192,8 @@ pub fn totals(lines: &[BenchLine]) -> (u64, Duration, u64) {
 
 /// `tsumugi bench [--hash-mb M] [--threads N]`.
 pub fn cmd_bench(args: BenchArgs) -> ExitCode {
-    let (hash_mb, threads) = (args.hash_mb as usize, args.threads as usize);
+    let hash_mb = super::solve::fit_hash_mb(args.hash_mb, 1);
+    let threads = args.threads as usize;
     let lines = crate::mate::with_search_stack(move || {
         run_positions(POSITIONS, hash_mb, threads, NODE_LIMIT, &mut |l| say(l))
     });

@@ -56,7 +56,7 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     let opts = CheckOptions {
         solution,
         time: Duration::from_millis(args.time_ms),
-        hash_mb: args.hash_mb as usize,
+        hash_mb: super::solve::fit_hash_mb(args.hash_mb, 1),
         variations: !args.no_variations,
     };
     install_signal_handler();

@@ -89,7 +89,36 @@ pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
     }
 }
 
-/// A solver with the table size, threshold and threads of `opts`.
+/// The `--hash-mb` to allocate for `copies` tables of `want` MB each: reduced, with a one-line
+/// warning, to what the available memory allows (see [`crate::mate::hash_limit_mb`]); a
+/// request the machine cannot hold would otherwise fail to allocate, or be granted lazily and
+/// end in the OOM killer mid-search.
+pub fn fit_hash_mb(want: u64, copies: usize) -> usize {
+    let want = usize::try_from(want).unwrap_or(usize::MAX);
+    let copies = copies.max(1);
+    let Some(limit) = crate::mate::hash_limit_mb(0) else {
+        return want;
+    };
+    let per_copy = (limit / copies).max(1);
+    if want <= per_copy {
+        return want;
+    }
+    let each = if copies > 1 {
+        format!(" x {copies} jobs")
+    } else {
+        String::new()
+    };
+    note(format_args!(
+        "warning: --hash-mb {want}{each} is more than the available memory allows \
+         ({} MB available); using {per_copy} MB{}",
+        crate::mate::available_memory_mb().unwrap_or(0),
+        if copies > 1 { " per job" } else { "" }
+    ));
+    per_copy
+}
+
+/// A solver with the table size, threshold and threads of `opts` (`opts.hash_mb` already
+/// passed through [`fit_hash_mb`]).
 pub fn solver_of(opts: &SearchOpts, threads: usize) -> Solver {
     let mut solver = Solver::new(opts.hash_mb as usize);
     solver.threshold = opts.threshold.unwrap_or_default();
@@ -135,12 +164,13 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
         .threads
         .map_or_else(crate::mate::default_threads, |t| t as usize);
     let limits = limits_of(&args.search, true);
-    let opts = args.search.clone();
+    let mut opts = args.search.clone();
+    opts.hash_mb = fit_hash_mb(opts.hash_mb, 1) as u64;
     install_signal_handler();
     let root = pos.clone();
-    let result = crate::mate::with_search_stack(move || {
+    let (result, hash_mb) = crate::mate::with_search_stack(move || {
         let mut solver = solver_of(&opts, threads);
-        solver.solve(&root, &limits, &STOP, &mut |p| {
+        let r = solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
             if let Some(news) = &p.news {
                 // What was just established, as it happens; a solve of under a second is
@@ -172,10 +202,11 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
                 st.nps(),
                 st.hashfull
             ));
-        })
+        });
+        (r, solver.hash_mb())
     });
     let interrupted = STOP.load(Ordering::SeqCst);
-    let report = report_text(&pos, &result, interrupted);
+    let report = report_text(&pos, &result, hash_mb, interrupted);
     let input = if let Some(s) = &args.sfen {
         s.join(" ")
     } else {
@@ -306,11 +337,16 @@ pub fn json_answer(
     o
 }
 
-/// The human part of `solve`'s answer: statistics, what is established, the line in Japanese.
-fn report_text(pos: &crate::shogi::Position, r: &SearchResult, interrupted: bool) -> String {
+/// The human part of `solve`'s answer: statistics (with the table size used), what is established, the line in Japanese.
+fn report_text(
+    pos: &crate::shogi::Position,
+    r: &SearchResult,
+    hash_mb: usize,
+    interrupted: bool,
+) -> String {
     let st = &r.stats;
     let mut info = format!(
-        "nodes {} time_ms {} nps {} hashfull {} repetitions {}",
+        "nodes {} time_ms {} nps {} hashfull {} repetitions {} hash_mb {hash_mb}",
         st.nodes,
         st.time.as_millis(),
         st.nps(),
@@ -354,7 +390,7 @@ mod tests {
     fn undecided_in_words_item7() {
         let pos = crate::shogi::Position::startpos();
         let r = SearchResult::unknown(crate::mate::UnknownReason::Time);
-        let text = report_text(&pos, &r, false);
+        let text = report_text(&pos, &r, 16, false);
         assert!(text.ends_with("undecided: time limit reached"), "{text}");
     }
 }

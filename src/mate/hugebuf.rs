@@ -5,6 +5,23 @@
 //! and in profiles the page walk, not the cache line, was the largest single cost (samples piled
 //! up on the prefetch and on the first load of each probe). Measured on a 25-ply famous problem
 //! (3.48 M nodes, same run, alternating): 342-432 k nodes/s with huge pages against 269-277 k.
+//!
+//! Allocation is fallible ([`HugeBuf::try_new`] returns `None`, never aborts): the table size
+//! comes from the user, and a size the machine cannot give must be reduced or refused, not end
+//! the process. On Linux the buffer is an anonymous `mmap`, whose pages the kernel zeroes lazily
+//! on first touch: a table is only resident where the search has been. `std::alloc::alloc_zeroed`
+//! does not give that here: with a 2 MB alignment (above `malloc`'s own) the standard library
+//! allocates and then writes zeros over the whole buffer. Measured on this 24 GB host, 1000 MB:
+//! `alloc_zeroed` with 2 MB alignment 3.1 s and 1000 MB resident before the first probe,
+//! `mmap` 5 µs and 2 MB resident. Elsewhere (WebAssembly) `alloc_zeroed` is used, null checked:
+//! fresh linear memory is zero already.
+//!
+//! Lazy pages also mean that the kernel's overcommit grants a mapping larger than the memory
+//! free (checked here: two mappings of 20000 and 23000 MB both succeed with 23 GB available, one
+//! of 30000 MB fails), and a search that later touches it all is killed by the OOM killer. So
+//! the callers cap the size first by what `/proc/meminfo` says is available
+//! (`tt::hash_limit_mb`); the null check is for what no cap foresees (another process taking the
+//! memory meanwhile, an address-space limit, a browser's memory limit).
 
 /// Types whose all-zero bit pattern is a valid value.
 ///
@@ -31,34 +48,39 @@ unsafe impl<T: Zeroable + Sync> Sync for HugeBuf<T> {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl<T: Zeroable> HugeBuf<T> {
-    fn layout(len: usize) -> std::alloc::Layout {
-        let bytes = len * std::mem::size_of::<T>();
-        let align = HUGE_PAGE
-            .min(bytes.next_power_of_two())
-            .max(std::mem::align_of::<T>());
-        std::alloc::Layout::from_size_align(bytes, align).expect("buffer layout")
+    /// `len` zeroed elements (`len` > 0, `T` not zero-sized), or `None` if the memory cannot
+    /// be had (or its size does not fit in `usize`).
+    pub(crate) fn try_new(len: usize) -> Option<HugeBuf<T>> {
+        assert!(len > 0 && std::mem::size_of::<T>() > 0);
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?;
+        let raw = sys::alloc_zeroed(bytes, std::mem::align_of::<T>())? as *mut T;
+        advise_huge_pages(raw as *mut u8, bytes);
+        Some(HugeBuf {
+            ptr: std::ptr::NonNull::new(raw)?,
+            len,
+        })
     }
 
-    /// `len` zeroed elements (`len` > 0, `T` not zero-sized).
+    /// `len` zeroed elements for a buffer of fixed size (not the user's): like a `Vec`, a
+    /// failure to allocate ends the process.
     pub(crate) fn new(len: usize) -> HugeBuf<T> {
-        assert!(len > 0 && std::mem::size_of::<T>() > 0);
-        let layout = Self::layout(len);
-        // SAFETY: the layout has a non-zero size (checked above).
-        let raw = unsafe { std::alloc::alloc(layout) } as *mut T;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        advise_huge_pages(raw as *mut u8, layout.size());
-        // Zero after the advice, so the first touch of each 2 MB range faults in a huge page.
-        // SAFETY: `raw` is valid for writes of `len` elements (just allocated with that size),
-        // and all-zero bytes are a valid `T` (`Zeroable`).
-        unsafe { std::ptr::write_bytes(raw, 0, len) };
-        HugeBuf { ptr, len }
+        HugeBuf::try_new(len).unwrap_or_else(|| {
+            let bytes = len.saturating_mul(std::mem::size_of::<T>());
+            panic!("out of memory: a buffer of {bytes} bytes cannot be allocated")
+        })
+    }
+
+    fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<T>()
     }
 
     /// Sets every element back to zero.
     pub(crate) fn zero(&mut self) {
-        // SAFETY: as in `new`: `len` elements owned by `self`, zero is a valid `T`.
+        // SAFETY: `ptr` is our own live allocation of `bytes()` bytes, exclusively borrowed.
+        if unsafe { sys::discard(self.ptr.as_ptr() as *mut u8, self.bytes()) } {
+            return;
+        }
+        // SAFETY: as in `try_new`: `len` elements owned by `self`, zero is a valid `T`.
         unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
     }
 }
@@ -80,8 +102,14 @@ impl<T: Zeroable> std::ops::DerefMut for HugeBuf<T> {
 
 impl<T: Zeroable> Drop for HugeBuf<T> {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with exactly this layout and not freed before.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) };
+        // SAFETY: allocated in `try_new` with this size and alignment and not freed before.
+        unsafe {
+            sys::free(
+                self.ptr.as_ptr() as *mut u8,
+                self.bytes(),
+                std::mem::align_of::<T>(),
+            )
+        };
     }
 }
 
@@ -89,16 +117,13 @@ impl<T: Zeroable> Drop for HugeBuf<T> {
 /// `madvise` (a common default) nothing else turns them on; with `never` it does nothing.
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(addr: *mut u8, len: usize) {
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
     const MADV_HUGEPAGE: i32 = 14;
     if len < HUGE_PAGE {
         return;
     }
     // SAFETY: madvise only changes paging advice for a range of our own live allocation; on
     // error (THP unsupported) the memory stays as it was, so the result is only logged.
-    let rc = unsafe { madvise(addr as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
+    let rc = unsafe { sys::madvise(addr as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
     if rc != 0 {
         log::debug!("madvise(MADV_HUGEPAGE) failed; normal pages are used");
     }
@@ -107,6 +132,135 @@ fn advise_huge_pages(addr: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_addr: *mut u8, _len: usize) {}
 
+/// Linux: anonymous private mappings, zero-filled by the kernel on first touch. A buffer of at
+/// least 2 MB is mapped 2 MB larger and trimmed to a 2 MB boundary, so that every 2 MB of it can
+/// be one huge page.
+#[cfg(target_os = "linux")]
+mod sys {
+    use super::HUGE_PAGE;
+    use std::ffi::c_void;
+
+    extern "C" {
+        fn mmap(
+            addr: *mut c_void,
+            len: usize,
+            prot: i32,
+            flags: i32,
+            fd: i32,
+            off: i64,
+        ) -> *mut c_void;
+        fn munmap(addr: *mut c_void, len: usize) -> i32;
+        pub(super) fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
+    }
+    const PROT_READ: i32 = 1;
+    const PROT_WRITE: i32 = 2;
+    const MAP_PRIVATE: i32 = 2;
+    const MAP_ANONYMOUS: i32 = 0x20;
+    const MADV_DONTNEED: i32 = 4;
+    /// Smallest page size of the Linux targets; mappings are aligned to at least this.
+    const MIN_PAGE: usize = 4096;
+
+    fn map(len: usize) -> Option<*mut u8> {
+        // SAFETY: a fresh anonymous mapping chosen by the kernel; it aliases nothing.
+        let p = unsafe {
+            mmap(
+                std::ptr::null_mut(),
+                len,
+                PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        // MAP_FAILED is (void *)-1.
+        (p as isize != -1 && !p.is_null()).then_some(p as *mut u8)
+    }
+
+    /// The length mapped for a buffer of `bytes`.
+    fn mapped_len(bytes: usize) -> Option<usize> {
+        if bytes < HUGE_PAGE {
+            Some(bytes)
+        } else {
+            bytes.checked_next_multiple_of(HUGE_PAGE)
+        }
+    }
+
+    /// `bytes` zero bytes aligned to `align` (at most a page), or `None` (`ENOMEM`).
+    pub(super) fn alloc_zeroed(bytes: usize, align: usize) -> Option<*mut u8> {
+        assert!(align <= MIN_PAGE);
+        let size = mapped_len(bytes)?;
+        if bytes < HUGE_PAGE {
+            return map(size);
+        }
+        let map_len = size.checked_add(HUGE_PAGE)?;
+        let base = map(map_len)? as usize;
+        let aligned = base.next_multiple_of(HUGE_PAGE);
+        let (head, tail) = (aligned - base, base + map_len - (aligned + size));
+        // SAFETY: both ranges lie in the mapping just made, outside `[aligned, aligned + size)`,
+        // and are multiples of the page size (`base` is page-aligned, the rest 2 MB multiples).
+        unsafe {
+            if head > 0 {
+                munmap(base as *mut c_void, head);
+            }
+            if tail > 0 {
+                munmap((aligned + size) as *mut c_void, tail);
+            }
+        }
+        Some(aligned as *mut u8)
+    }
+
+    /// Unmaps a buffer of `alloc_zeroed`.
+    ///
+    /// # Safety
+    /// `ptr` and `bytes` are those of a live buffer of `alloc_zeroed`, not used afterwards.
+    pub(super) unsafe fn free(ptr: *mut u8, bytes: usize, _align: usize) {
+        if let Some(len) = mapped_len(bytes) {
+            // SAFETY: the caller's contract: exactly our mapping.
+            unsafe { munmap(ptr as *mut c_void, len) };
+        }
+    }
+
+    /// Gives the pages of a buffer back to the kernel, which zero-fills them again on the next
+    /// touch (so clearing a table does not make all of it resident). `false` if refused.
+    ///
+    /// # Safety
+    /// `ptr` and `bytes` are those of a live buffer of `alloc_zeroed`, exclusively borrowed.
+    pub(super) unsafe fn discard(ptr: *mut u8, bytes: usize) -> bool {
+        let Some(len) = mapped_len(bytes) else {
+            return false;
+        };
+        // SAFETY: the caller's contract; MADV_DONTNEED on a private anonymous mapping only
+        // replaces its contents with zeros.
+        unsafe { madvise(ptr as *mut c_void, len, MADV_DONTNEED) == 0 }
+    }
+}
+
+/// Elsewhere (WebAssembly): the global allocator, its null result checked.
+#[cfg(not(target_os = "linux"))]
+mod sys {
+    use std::alloc::Layout;
+
+    pub(super) fn alloc_zeroed(bytes: usize, align: usize) -> Option<*mut u8> {
+        let layout = Layout::from_size_align(bytes, align).ok()?;
+        // SAFETY: `bytes` is non-zero (`HugeBuf::try_new` asserts a non-empty buffer).
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        (!p.is_null()).then_some(p)
+    }
+
+    /// # Safety
+    /// `ptr`, `bytes` and `align` are those of a live buffer of `alloc_zeroed`.
+    pub(super) unsafe fn free(ptr: *mut u8, bytes: usize, align: usize) {
+        // SAFETY: the caller's contract: this layout was valid and allocated with it.
+        unsafe { std::alloc::dealloc(ptr, Layout::from_size_align_unchecked(bytes, align)) }
+    }
+
+    /// # Safety
+    /// Nothing is required: nothing is done.
+    pub(super) unsafe fn discard(_ptr: *mut u8, _bytes: usize) -> bool {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,7 +268,7 @@ mod tests {
     #[test]
     fn zeroed_writable_and_rezeroed() {
         for len in [1usize, 3, 1 << 19] {
-            let mut b = HugeBuf::<u64>::new(len);
+            let mut b = HugeBuf::<u64>::try_new(len).unwrap();
             assert_eq!(b.len(), len);
             assert!(b.iter().all(|&v| v == 0));
             b[len - 1] = 7;
@@ -124,5 +278,19 @@ mod tests {
             b.zero();
             assert!(b.iter().all(|&v| v == 0));
         }
+    }
+
+    /// A size no machine can give is `None`, not an abort; a size that overflows `usize` too.
+    #[test]
+    fn impossible_sizes_are_refused() {
+        assert!(HugeBuf::<u64>::try_new(1 << 58).is_none(), "2^61 bytes");
+        assert!(
+            HugeBuf::<u64>::try_new(usize::MAX / 4).is_none(),
+            "overflows"
+        );
+        assert!(
+            HugeBuf::<u64>::try_new(1 << 10).is_some(),
+            "still allocates afterwards"
+        );
     }
 }

@@ -22,6 +22,7 @@ mod value;
 pub use dfpn::Threshold;
 pub use line::{is_useless_interposition, verify as verify_mate_line, verify_composed};
 pub use result::{MateStatus, Outcome, Progress, SearchResult, Stats, UnknownReason};
+pub use tt::{available_memory_mb, hash_limit_mb};
 
 use crate::shogi::Position;
 use std::sync::atomic::AtomicBool;
@@ -110,7 +111,10 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver with a table of `hash_mb` megabytes (allocated now).
+    /// A solver with a table of `hash_mb` megabytes (allocated now), or of the largest half,
+    /// quarter, ... of it that can be allocated: [`Solver::hash_mb`] says what was got, for the
+    /// caller to report. The size is not capped here: callers cap a user's request by
+    /// [`hash_limit_mb`] first.
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: tt::Table::new(hash_mb),
@@ -122,14 +126,27 @@ impl Solver {
         }
     }
 
+    /// A solver with a table of exactly `hash_mb` megabytes, or `None` if that much memory
+    /// cannot be allocated (nothing is reduced: for callers that refuse instead).
+    pub fn try_new(hash_mb: usize) -> Option<Solver> {
+        Some(Solver {
+            tt: tt::Table::try_new(hash_mb)?,
+            ..Solver::new(1)
+        })
+    }
+
     /// Table size in MB.
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
     }
 
-    /// Reallocates the table (dropping its contents) if the size changes.
+    /// Reallocates the table (dropping its contents) if the size changes; as in `new`, a size
+    /// that cannot be allocated is halved until it can ([`Solver::hash_mb`] says what was got).
     pub fn resize(&mut self, hash_mb: usize) {
         if hash_mb != self.tt.size_mb() {
+            // The old table is freed first (replaced by a 1 MB one, whose pages are never
+            // touched), so its memory is there for the new one.
+            self.tt = tt::Table::new(1);
             self.tt = tt::Table::new(hash_mb);
             self.last = None;
             self.forget_repetitions();

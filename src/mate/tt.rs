@@ -182,10 +182,10 @@ pub struct Probe {
     pub found: bool,
 }
 
-/// The transposition table: a power of two of 8-way clusters.
+/// The transposition table: `mb` megabytes of 8-way clusters, any number of them (see
+/// `cluster_index`).
 pub struct Table {
     clusters: HugeBuf<Cluster>,
-    mask: usize,
     size_mb: usize,
     /// Several search threads use the table: every cluster access takes its lock.
     shared: bool,
@@ -194,6 +194,26 @@ pub struct Table {
     /// (counted on the contended path only, so the uncontended one stays two instructions).
     lock_waits: AtomicU64,
     lock_spins: AtomicU64,
+}
+
+/// Clusters per megabyte.
+const CLUSTERS_PER_MB: usize = (1 << 20) / std::mem::size_of::<Cluster>();
+
+/// Memory the system can give now in MB (Linux `MemAvailable`; `None` where unknown).
+pub fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// The largest table (MB) to allocate now when `have` MB of tables are held and freed first:
+/// ¾ of the available memory (`None` where that is unknown). Tables are mapped lazily (see
+/// `hugebuf`), so the kernel grants more than is free, and a search that fills the table would
+/// be killed by the OOM killer; the quarter left is for the search's other buffers, the rest of
+/// the system and the page cache.
+pub fn hash_limit_mb(have: usize) -> Option<usize> {
+    available_memory_mb().map(|avail| ((avail + have) * 3 / 4).max(1))
 }
 
 /// Holds a cluster's lock stripe (when the table is shared) until dropped.
@@ -209,23 +229,47 @@ impl Drop for Guard<'_> {
 }
 
 impl Table {
-    /// A table of at most `mb` megabytes (rounded down to a power of two of clusters).
-    pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) << 20;
-        let mut n = 1usize;
-        while n * 2 * std::mem::size_of::<Cluster>() <= bytes {
-            n *= 2;
-        }
-        Table {
-            clusters: HugeBuf::new(n),
-            mask: n - 1,
-            size_mb: mb.max(1),
+    /// A table of `mb` megabytes (at least 1), or `None` if that much memory cannot be had.
+    /// Its pages are zero-filled lazily, on first touch (see `hugebuf`).
+    pub fn try_new(mb: usize) -> Option<Table> {
+        let mb = mb.max(1);
+        let n = mb.checked_mul(CLUSTERS_PER_MB)?;
+        Some(Table {
+            clusters: HugeBuf::try_new(n)?,
+            size_mb: mb,
             shared: false,
-            locks: (0..LOCK_STRIPES.min(n))
+            // Stripes are picked with a mask: a power of two, at most one per cluster rounded up.
+            locks: (0..LOCK_STRIPES.min(n.next_power_of_two()))
                 .map(|_| AtomicBool::new(false))
                 .collect(),
             lock_waits: AtomicU64::new(0),
             lock_spins: AtomicU64::new(0),
+        })
+    }
+
+    /// A table of `mb` megabytes, or of the largest half, quarter, ... of it that can be
+    /// allocated (`size_mb` says which). Only a process that cannot get 1 MB ends here.
+    pub fn new(mb: usize) -> Table {
+        let asked = mb.max(1);
+        let mut mb = asked;
+        loop {
+            if let Some(t) = Table::try_new(mb) {
+                if mb < asked {
+                    log::warn!(
+                        "a transposition table of {asked} MB could not be allocated; using {mb} MB"
+                    );
+                }
+                return t;
+            }
+            if mb == 1 {
+                // Nothing else of the engine could be allocated either.
+                panic!("out of memory: not even a 1 MB transposition table can be allocated");
+            }
+            log::debug!(
+                "a table of {mb} MB could not be allocated; trying {}",
+                mb / 2
+            );
+            mb /= 2;
         }
     }
 
@@ -294,10 +338,15 @@ impl Table {
         self.clusters.zero();
     }
 
+    /// The cluster of `key`: `key / 2^64` scaled to the number of clusters (Lemire's
+    /// multiply-shift), so any number of clusters is used evenly, not only a power of two. The
+    /// index comes from the key's high bits (the top `log2(clusters)` or so), which keeps it
+    /// independent of the low bits that carry their own meaning: bit 0 is the side to move and
+    /// the low 32 bits are the parent tag compared by the double-count test. The entry stores
+    /// the full key and compares all 64 bits, so sharing bits with the index loses nothing.
     #[inline(always)]
     fn cluster_index(&self, key: u64) -> usize {
-        // High bits for the index; the full key is kept in the entry and compared.
-        ((key >> 20) ^ key) as usize & self.mask
+        ((key as u128 * self.clusters.len() as u128) >> 64) as usize
     }
 
     /// Asks the CPU to start loading the cluster of `key` (a hint; no effect on results).
@@ -628,17 +677,75 @@ mod tests {
         );
     }
 
+    /// A key spread over all 64 bits, as Zobrist keys are (`k` > 0 gives a non-zero key).
+    fn spread(k: u64) -> u64 {
+        k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     #[test]
     fn gc_keeps_solved_and_expensive_entries() {
         let mut t = Table::new(1);
         for k in 1..2000u64 {
-            put(&mut t, k << 20, Hand::EMPTY, (3, 3, 0), k as u32);
+            put(&mut t, spread(k), Hand::EMPTY, (3, 3, 0), k as u32);
         }
-        put(&mut t, 5 << 40, Hand::EMPTY, (0, INF, 1), 0);
+        put(&mut t, spread(5 << 40), Hand::EMPTY, (0, INF, 1), 0);
         t.gc();
-        assert!(t.probe(5 << 40, Hand::EMPTY, u32::MAX).found);
-        assert!(t.probe(1999 << 20, Hand::EMPTY, u32::MAX).found);
-        assert!(!t.probe(1 << 20, Hand::EMPTY, u32::MAX).found);
+        assert!(t.probe(spread(5 << 40), Hand::EMPTY, u32::MAX).found);
+        assert!(t.probe(spread(1999), Hand::EMPTY, u32::MAX).found);
+        assert!(!t.probe(spread(1), Hand::EMPTY, u32::MAX).found);
+    }
+
+    /// The size asked is the size used: 1000 MB is 1000 MB of clusters, not the 512 MB of the
+    /// power of two below it (pages are touched lazily, so this costs no memory).
+    #[test]
+    fn a_table_of_any_size_has_all_the_clusters_asked_for() {
+        for mb in [1usize, 3, 200, 1000] {
+            let t = Table::try_new(mb).unwrap();
+            assert_eq!(t.size_mb(), mb);
+            assert_eq!(t.clusters.len(), mb * CLUSTERS_PER_MB, "{mb} MB");
+            assert_eq!(t.clusters.len() * std::mem::size_of::<Cluster>(), mb << 20);
+        }
+    }
+
+    /// Keys index every cluster of a table that is not a power of two, evenly, and never one
+    /// past the end; what is stored at either end is found again.
+    #[test]
+    fn the_index_of_a_non_power_of_two_table_covers_all_its_clusters() {
+        let t = Table::try_new(3).unwrap();
+        let n = t.clusters.len();
+        assert_eq!(n, 3 * CLUSTERS_PER_MB);
+        assert_eq!(t.cluster_index(0), 0);
+        assert_eq!(t.cluster_index(u64::MAX), n - 1);
+        let mut hits = vec![0u32; n];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..n * 32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            hits[t.cluster_index(x)] += 1;
+        }
+        assert!(hits.iter().all(|&h| h > 0), "a cluster no key reaches");
+        // The last third (beyond the 2 MB a power of two would give) gets its third of keys.
+        let tail: u32 = hits[2 * n / 3..].iter().sum();
+        let share = tail as f64 / (n * 32) as f64;
+        assert!((0.32..0.35).contains(&share), "last third gets {share}");
+        for key in [1u64, u64::MAX - 1] {
+            put_tagged(&t, key, 5);
+            assert!(t.probe(key, Hand::EMPTY, u32::MAX).found);
+        }
+    }
+
+    /// A size no machine has is refused with `None`, and a smaller one is still allocated.
+    #[test]
+    fn an_impossible_table_size_is_refused_not_aborted() {
+        assert!(Table::try_new(usize::MAX).is_none(), "MB overflow");
+        assert!(Table::try_new(1 << 40).is_none(), "2^60 bytes");
+        let t = Table::new(1 << 40);
+        assert!(
+            t.size_mb() < 1 << 40 && t.size_mb() >= 1,
+            "halved until it fits"
+        );
+        assert_eq!(t.clusters.len(), t.size_mb() * CLUSTERS_PER_MB);
     }
 
     /// Threads sharing the table never see an entry half-written: each store writes one tag

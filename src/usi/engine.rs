@@ -68,14 +68,6 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// Available memory in MB (Linux `MemAvailable`), to keep `USI_Hash` from exhausting it.
-fn available_memory_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
-}
-
 /// What runs the searches the protocol loop starts: the search thread natively
 /// ([`ThreadRunner`]), or slices driven by the host's `poll()` in WebAssembly
 /// (`super::cooperative`).
@@ -254,10 +246,9 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
         if want == have {
             return want;
         }
-        let Some(avail) = available_memory_mb() else {
+        let Some(limit) = crate::mate::hash_limit_mb(have) else {
             return want;
         };
-        let limit = ((avail + have) * 3 / 4).max(1);
         if want <= limit {
             return want;
         }
@@ -274,9 +265,19 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
         } else {
             let mb = self.hash_mb_to_use();
             let mut b = self.shared.backend.lock();
-            b.prepare(mb);
+            let note = search_thread::prepare_table(&mut *b, mb);
+            let got = b.allocated_mb();
             if std::mem::take(&mut self.clear_pending) {
                 b.clear();
+            }
+            drop(b);
+            if got < mb {
+                // Less could be allocated than asked: keep it until USI_Hash changes, rather
+                // than fail again at every `isready` and `go`.
+                self.hash_capped = Some((self.options.hash_mb, got));
+            }
+            if let Some(n) = note {
+                self.info(&n);
             }
         }
         self.io().line("readyok");

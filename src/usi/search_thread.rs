@@ -165,11 +165,29 @@ pub(super) fn write_progress<W: Write>(io: &mut Io<W>, p: &Progress) {
     }
 }
 
+/// Prepares a table of `hash_mb` MB on `backend` and says what was allocated, if anything was:
+/// the size used, or that less than `hash_mb` could be had (the solver halves a size that
+/// cannot be allocated until one can, so the engine keeps serving).
+pub(super) fn prepare_table<B: Backend>(backend: &mut B, hash_mb: usize) -> Option<String> {
+    let before = backend.allocated_mb();
+    backend.prepare(hash_mb);
+    let got = backend.allocated_mb();
+    if got == before {
+        None
+    } else if got < hash_mb {
+        Some(format!(
+            "USI_Hash {hash_mb} MB could not be allocated; using {got} MB"
+        ))
+    } else {
+        Some(format!("USI_Hash {got} MB allocated"))
+    }
+}
+
 /// Runs one search of `job` with `limits` on the solver, reporting progress to `progress`;
 /// with `prepare`, the table is prepared (and cleared if asked) first, on this thread, so a
 /// deferred `USI_Hash` or `usinewgame` never makes the protocol loop wait. A panic is caught
 /// and returned as its message; the table it may have left inconsistent is dropped.
-pub(super) fn run_search<B: Backend, W>(
+pub(super) fn run_search<B: Backend, W: Write>(
     shared: &Shared<B, W>,
     job: &Job,
     limits: &Limits,
@@ -179,7 +197,9 @@ pub(super) fn run_search<B: Backend, W>(
     let mut backend = shared.backend.lock();
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
         if prepare {
-            backend.prepare(job.hash_mb);
+            if let Some(note) = prepare_table(&mut *backend, job.hash_mb) {
+                shared.io.lock().info_string(&note);
+            }
             backend.set_threads(job.threads);
             if job.clear {
                 backend.clear();

@@ -46,7 +46,16 @@ fn isready_allocates_and_usinewgame_clears() {
             "usinewgame",
         ],
     );
-    assert_eq!(out, vec!["readyok", "readyok", "readyok"]);
+    assert_eq!(
+        out,
+        vec![
+            "info string USI_Hash 256 MB allocated",
+            "readyok",
+            "info string USI_Hash 32 MB allocated",
+            "readyok",
+            "readyok"
+        ]
+    );
     assert_eq!(fake.calls(), vec!["alloc 256", "alloc 32", "clear"]);
 }
 
@@ -283,7 +292,7 @@ fn build_position_names_the_fault() {
 
 #[test]
 fn hash_larger_than_memory_is_reduced() {
-    let Some(avail) = available_memory_mb() else {
+    let Some(avail) = crate::mate::available_memory_mb() else {
         return; // not Linux: no cap
     };
     let limit = avail * 3 / 4;
@@ -305,4 +314,54 @@ fn hash_larger_than_memory_is_reduced() {
     assert_eq!(calls.len(), 1, "{calls:?}");
     let mb: usize = calls[0].strip_prefix("alloc ").unwrap().parse().unwrap();
     assert!(mb < 65536 && mb + 1024 >= limit, "{mb} vs {limit}");
+}
+
+/// A table that cannot be allocated in full (memory taken by another process since the
+/// check): the engine says the size it got in one `info string`, keeps it (no second attempt
+/// at the next `isready`), and goes on answering.
+#[test]
+fn a_table_allocation_that_fails_is_reduced_and_the_engine_keeps_serving() {
+    let mut fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
+    fake.max_alloc = 16;
+    let out = session(
+        fake.clone(),
+        &[
+            "setoption name USI_Hash value 64",
+            "isready",
+            "isready",
+            &format!("position sfen {HEAD_MATE}"),
+            "go mate 1000",
+        ],
+    );
+    assert_eq!(
+        count(
+            &out,
+            "info string USI_Hash 64 MB could not be allocated; using 16 MB"
+        ),
+        1,
+        "{out:?}"
+    );
+    assert_eq!(count(&out, "readyok"), 2, "{out:?}");
+    assert_eq!(count(&out, "checkmate G*5b"), 1, "{out:?}");
+    let allocs = fake
+        .calls()
+        .iter()
+        .filter(|c| c.starts_with("alloc"))
+        .count();
+    assert_eq!(allocs, 1, "{:?}", fake.calls());
+}
+
+/// The size allocated is said once, after the allocation.
+#[test]
+fn the_table_size_allocated_is_said_after_isready() {
+    let fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
+    let out = session(
+        fake,
+        &["setoption name USI_Hash value 48", "isready", "isready"],
+    );
+    assert_eq!(
+        count(&out, "info string USI_Hash 48 MB allocated"),
+        1,
+        "{out:?}"
+    );
 }

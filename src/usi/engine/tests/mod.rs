@@ -68,6 +68,9 @@ struct Fake {
     after: Duration,
     log: Arc<Mutex<Vec<String>>>,
     allocated: usize,
+    /// The most a table can get, as when the memory is short (`Solver::new` halves the size
+    /// asked until it can be allocated).
+    max_alloc: usize,
 }
 
 impl Fake {
@@ -78,6 +81,7 @@ impl Fake {
             after,
             log: Arc::default(),
             allocated: 0,
+            max_alloc: usize::MAX,
         }
     }
     /// Never finishes on its own.
@@ -93,7 +97,7 @@ impl Backend for Fake {
     fn prepare(&mut self, hash_mb: usize) {
         if hash_mb != self.allocated {
             self.log.lock().push(format!("alloc {hash_mb}"));
-            self.allocated = hash_mb;
+            self.allocated = hash_mb.min(self.max_alloc);
         }
     }
     fn clear(&mut self) {

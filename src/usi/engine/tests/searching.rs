@@ -10,7 +10,10 @@ fn go_mate_answers_verified_mate() {
         fake.clone(),
         &[&format!("position sfen {HEAD_MATE}"), "go mate 1000"],
     );
-    assert_eq!(out.len(), 2, "{out:?}");
+    // The table is allocated by the `go` (no `isready` came first), and its size said.
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0], "info string USI_Hash 256 MB allocated");
+    let out = &out[1..];
     assert!(out[0].starts_with("info time ") && out[0].ends_with(" pv G*5b"));
     assert!(out[0].contains(" nodes 1000 ") && out[0].contains(" hashfull 7"));
     assert_eq!(out[1], "checkmate G*5b");
@@ -228,7 +231,10 @@ fn real_solver_session() {
             "go mate",
         ],
     );
-    assert_eq!(lines[0], "readyok");
+    assert_eq!(
+        lines[..2],
+        ["info string USI_Hash 16 MB allocated", "readyok"]
+    );
     let answers: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("checkmate"))
