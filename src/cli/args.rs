@@ -168,7 +168,9 @@ pub struct SearchOpts {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     pub threads: Option<u64>,
-    /// After the first proof: the shortest mate, nothing, or the shortest as composers count it.
+    /// After the first proof: the shortest mate, nothing, or the shortest as composers count it
+    /// (the line shown is then in the composers' count, and the report names it so, with the
+    /// strict count, every defence counted, beside it).
     #[arg(long, value_enum, value_name = "KIND", default_value = "shortest")]
     pub post_search: PostSearchArg,
     /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5).

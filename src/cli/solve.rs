@@ -86,7 +86,6 @@ pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
         info_interval: info.then(|| Duration::from_secs(5)),
         root_is_and_if_checked: !opts.no_defender_root,
         max_plies: (opts.max_plies > 0).then_some(opts.max_plies),
-        ..Limits::default()
     }
 }
 
