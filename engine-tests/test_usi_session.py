@@ -167,6 +167,7 @@ def test_shogihome_like_session(engine):
         "USI_Ponder",
         "Threads",
         "NodesLimit",
+        "MaxPlies",
         "PvInterval",
         "PostSearch",
         "RootIsAndNodeIfChecked",

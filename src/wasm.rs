@@ -161,7 +161,8 @@ pub unsafe extern "C" fn tsumugi_inspect(ptr: *const u8, len: usize) -> i32 {
 }
 
 /// Sets up a search. The request is JSON: `{"sfen": S, "mode": "strict"|"composer"|"first",
-/// "time_ms": T, "nodes": N, "hash_mb": M, "defender_root": bool}`; all but `sfen` optional
+/// "time_ms": T, "nodes": N, "hash_mb": M, "defender_root": bool, "max_plies": P}`; all but
+/// `sfen` optional (`max_plies`: mates of at most P plies only, `solve --max-plies`; 0: none)
 /// (`strict`: the shortest mate, every defence counted, `tsumugi solve`'s default; `composer`:
 /// `--post-search composer`; `first`: `--post-search none`; no time or node limit; 128 MB;
 /// `defender_root` true). The solver is made afresh (as `tsumugi solve` starts). Returns 0 (reply `{"ok": true, "sfen": ...}`) or 1 (reply
@@ -210,6 +211,16 @@ fn start(text: &str) -> Result<String, String> {
     };
     let time = positive("time_ms")?.map(Duration::from_millis);
     let nodes = positive("nodes")?;
+    // A mate within this many plies, or a proven "no mate within" it (0 or absent: no limit).
+    let max_plies = match positive("max_plies")? {
+        Some(n) if n > crate::mate::MAX_PLIES as u64 => {
+            return Err(format!(
+                "\"max_plies\" must be at most {}",
+                crate::mate::MAX_PLIES
+            ))
+        }
+        n => n.map(|n| n as u32),
+    };
     let hash_mb = positive("hash_mb")?.unwrap_or(DEFAULT_HASH_MB as u64) as usize;
     if hash_mb == 0 || hash_mb > MAX_HASH_MB {
         return Err(format!("\"hash_mb\" must be between 1 and {MAX_HASH_MB}"));
@@ -217,6 +228,7 @@ fn start(text: &str) -> Result<String, String> {
     let limits = Limits {
         post_search,
         root_is_and_if_checked: req["defender_root"].as_bool().unwrap_or(true),
+        max_plies,
         ..Limits::default()
     };
     let normalised = pos.to_sfen();
@@ -428,9 +440,12 @@ fn progress_json(job: &Job, hashfull: u32) -> Value {
 }
 
 /// The answer: `{"done": true, "answer": <tsumugi solve's stdout line>, "outcome":
-/// "mate"|"nomate"|"unknown", "reason": <why undecided, or why a mate's search ended early>,
+/// "mate"|"nomate"|"no_mate_within" (with `max_plies`: none within it, proven; longer mates
+/// not searched)|"unknown", "reason": <why undecided, or why a mate's search ended early>,
 /// "status": <what is established, in a sentence>, "upper", "lower", "minimal",
-/// "longest_defences", "composed", "defender_root", "line": <line_json of the mate, or of the
+/// "longest_defences", "composed", "composer_length", "strict_length", "count_note" (with a
+/// composed line: `{"en", "ja"}`, the note naming its count and the strict one, else null),
+/// "defender_root", "line": <line_json of the mate, or of the
 /// best mate found before the end when undecided>, and the counters}`.
 fn final_json(job: &Job, ended_early: Option<UnknownReason>, hashfull: u32) -> Value {
     let mut v = counters(job, hashfull);
@@ -454,6 +469,10 @@ fn final_json(job: &Job, ended_early: Option<UnknownReason>, hashfull: u32) -> V
     let (kind, reason, line) = match &outcome {
         Outcome::Mate(l) => ("mate", ended_early.map(|e| e.to_string()), Some(l.clone())),
         Outcome::NoMate => ("nomate", None, None),
+        // Proven up to the limit only: the page shows the reason, which says so.
+        Outcome::Unknown(why @ UnknownReason::NoMateWithin(_)) => {
+            ("no_mate_within", Some(why.to_string()), None)
+        }
         Outcome::Unknown(why) => ("unknown", Some(why.to_string()), r.best_mate.clone()),
     };
     v["outcome"] = json!(kind);
@@ -465,7 +484,13 @@ fn final_json(job: &Job, ended_early: Option<UnknownReason>, hashfull: u32) -> V
         v["lower"] = json!(st.lower);
         v["minimal"] = json!(st.minimal());
         v["longest_defences"] = json!(st.longest_defences);
-        v["composed"] = json!(st.composed);
+        v["composed"] = json!(st.composed());
+        // The two counts apart: `line` is in the composers' count when `composed`.
+        v["composer_length"] = json!(st.composer_len);
+        v["strict_length"] = json!(st.line_len);
+        v["count_note"] = st
+            .count_note()
+            .map_or(Value::Null, |(en, ja)| json!({"en": en, "ja": ja}));
     }
     v["line"] = line.map_or(Value::Null, |l| line_json(&job.pos, &l));
     v

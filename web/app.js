@@ -333,6 +333,7 @@ function showResult(r) {
   let verdict;
   if (r.outcome === 'mate') {
     verdict = t().mateIn(r.line.usi.length);
+    if (r.count_note) verdict += ` (${r.count_note[lang === 'ja' ? 'ja' : 'en']})`;
     if (r.reason) verdict += ` — ${r.reason === 'stopped' ? t().stopped : t().timeUp}`;
   } else if (r.outcome === 'nomate') {
     verdict = t().noMate;

@@ -924,7 +924,7 @@ fn attacker_alternative(
     }
     match &r.outcome {
         Outcome::NoMate => {}
-        Outcome::Unknown(crate::mate::UnknownReason::Depth) => {}
+        Outcome::Unknown(crate::mate::UnknownReason::NoMateWithin(_)) => {}
         Outcome::Unknown(why) => c.report.undecided.push(Undecided::new(
             q.ply,
             p,
@@ -984,7 +984,7 @@ fn variation_alternatives(c: &mut Checker, along: &[Position], vars: &[(usize, M
             ));
         } else if !matches!(
             r.outcome,
-            Outcome::NoMate | Outcome::Unknown(crate::mate::UnknownReason::Depth)
+            Outcome::NoMate | Outcome::Unknown(crate::mate::UnknownReason::NoMateWithin(_))
         ) {
             c.report.undecided.push(Undecided::new(
                 ply,

@@ -154,6 +154,12 @@ pub struct SearchOpts {
     /// Node limit per position (exact).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
+    /// Look for mates of at most N plies only (0: no limit): the answer is a mate within N
+    /// (its shortest length only when proven) or "no mate within N plies", proven, which says
+    /// nothing of longer mates. Exit status 0 mate within N, 1 no mate within N, 3 undecided.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=crate::mate::MAX_PLIES as i64))]
+    pub max_plies: u32,
     /// Transposition table size in MB, per search (each batch job has its own); reduced, with a
     /// warning, to what the available memory allows.
     #[arg(long, value_name = "M", default_value_t = 256,
@@ -164,7 +170,9 @@ pub struct SearchOpts {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     pub threads: Option<u64>,
-    /// After the first proof: the shortest mate, nothing, or the shortest as composers count it.
+    /// After the first proof: the shortest mate, nothing, or the shortest as composers count it
+    /// (the line shown is then in the composers' count, and the report names it so, with the
+    /// strict count, every defence counted, beside it).
     #[arg(long, value_enum, value_name = "KIND", default_value = "shortest")]
     pub post_search: PostSearchArg,
     /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5).
@@ -207,8 +215,14 @@ Batch (--batch FILE|-): one position per line (a SFEN line or a file path; blank
 --hash-mb of its own; a progress bar on stderr when it is a terminal, a summary at the end.
 Resume a killed run with: tsumugi solve --batch in.txt --skip-done out.jsonl >> out.jsonl
 
+--max-plies N asks \"is there a mate within N plies?\": longer mates are not searched. The answer
+is a mate within N, or \"no mate within N plies\" (proven; not a proof that there is no mate at
+all), which --format usi writes as 'checkmate timeout', the USI engine's answer with MaxPlies.
+
 Exit status: 0 for an answer, 2 for bad arguments or an input that is not a position, 130 when
-interrupted; a batch exits 1 when some line was not a position (its JSON says why)."
+interrupted; a batch exits 1 when some line was not a position (its JSON says why). With
+--max-plies (one position): 0 a mate within N plies, 1 no mate within N plies (proven), 3
+undecided (a time or node limit)."
 )]
 pub struct SolveArgs {
     /// The position: SFEN words, 'startpos', a file path, or '-' (standard input).

@@ -6,7 +6,7 @@
 
 use super::args::{usage_error, OutFormat, SearchOpts, SolveArgs, EXIT_USAGE};
 use super::output::{note, say};
-use crate::mate::{Limits, Outcome, SearchResult, Solver};
+use crate::mate::{Limits, Outcome, SearchResult, Solver, UnknownReason};
 use crate::record::{self, csa, kif};
 use crate::shogi::notation::japanese_line;
 use crate::shogi::Position;
@@ -85,7 +85,7 @@ pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
         // Long searches report progress on stderr so a person knows it is alive.
         info_interval: info.then(|| Duration::from_secs(5)),
         root_is_and_if_checked: !opts.no_defender_root,
-        ..Limits::default()
+        max_plies: (opts.max_plies > 0).then_some(opts.max_plies),
     }
 }
 
@@ -228,10 +228,25 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
     }
     if interrupted {
         ExitCode::from(EXIT_INTERRUPTED)
+    } else if args.search.max_plies > 0 {
+        // The bounded question's answer, for scripts checking a stated length.
+        match &result.outcome {
+            Outcome::Mate(_) => ExitCode::SUCCESS,
+            Outcome::NoMate | Outcome::Unknown(UnknownReason::NoMateWithin(_)) => {
+                ExitCode::from(EXIT_NO_MATE_WITHIN)
+            }
+            Outcome::Unknown(_) => ExitCode::from(EXIT_UNDECIDED),
+        }
     } else {
         ExitCode::SUCCESS
     }
 }
+
+/// Exit status of `solve --max-plies N` when there is no mate within N plies (proven).
+pub const EXIT_NO_MATE_WITHIN: u8 = 1;
+
+/// Exit status of `solve --max-plies N` when a time or node limit ended the search undecided.
+pub const EXIT_UNDECIDED: u8 = 3;
 
 /// The answer in `format` (not `usi`): Japanese, KIF, CSA or one JSON object. `line_no` is the
 /// batch input's line.
@@ -276,6 +291,7 @@ fn outcome_words(r: &SearchResult) -> String {
             None => format!("mate in {}", l.len()),
         },
         Outcome::NoMate => "no mate (proven)".into(),
+        Outcome::Unknown(why @ UnknownReason::NoMateWithin(_)) => why.to_string(),
         Outcome::Unknown(why) => format!("undecided: {why}"),
     }
 }
@@ -284,14 +300,25 @@ fn outcome_words(r: &SearchResult) -> String {
 pub fn ja_text(pos: &Position, r: &SearchResult) -> String {
     match &r.outcome {
         Outcome::Mate(l) if l.is_empty() => "詰み (the side to move is checkmated)".into(),
-        Outcome::Mate(l) => format!("{} まで{}手で詰み", japanese_line(pos, l), l.len()),
+        Outcome::Mate(l) => {
+            let mut text = format!("{} まで{}手で詰み", japanese_line(pos, l), l.len());
+            // A composed line's length is the composers' count: said so, with the strict one.
+            if let Some((_, ja)) = r.status.as_ref().and_then(|s| s.count_note()) {
+                text.push_str(&format!(" ({ja})"));
+            }
+            text
+        }
         Outcome::NoMate => "不詰 (no mate, proven)".into(),
+        Outcome::Unknown(UnknownReason::NoMateWithin(n)) => format!(
+            "{n}手以内の詰みなし (証明済み; {n}手より長い詰みは探していない; no mate within {n} \
+             plies, proven; longer mates not searched)"
+        ),
         Outcome::Unknown(why) => format!("未解決 (undecided: {why})"),
     }
 }
 
 /// One JSON object for an answer: the input, its line in a batch file, the position, the
-/// result (`mate`, `nomate`, `unknown`), the line in USI and Japanese, its length, what is
+/// result (`mate`, `nomate`, `no_mate_within` with `max_plies`, `unknown`), the line in USI and Japanese, its length, what is
 /// proven about it, nodes and time.
 pub fn json_answer(
     input: &str,
@@ -321,6 +348,10 @@ pub fn json_answer(
             o["moves_ja"] = json!(japanese_line(pos, l));
             o["length"] = json!(l.len());
             if let Some(s) = &r.status {
+                // `length` is the line's own; the two counts apart, each named.
+                o["counting"] = json!(if s.composed() { "composer" } else { "strict" });
+                o["composer_length"] = json!(s.composer_len);
+                o["strict_length"] = json!(s.line_len);
                 o["minimal"] = json!(s.minimal());
                 o["longest_defences"] = json!(s.longest_defences);
                 o["mate_upper"] = json!(s.upper);
@@ -329,6 +360,12 @@ pub fn json_answer(
             }
         }
         Outcome::NoMate => o["result"] = json!("nomate"),
+        Outcome::Unknown(why @ UnknownReason::NoMateWithin(n)) => {
+            // Proven, but only up to the limit: neither "nomate" nor a mere "unknown".
+            o["result"] = json!("no_mate_within");
+            o["max_plies"] = json!(n);
+            o["reason"] = json!(why.to_string());
+        }
         Outcome::Unknown(why) => {
             o["result"] = json!("unknown");
             o["reason"] = json!(why.to_string());
@@ -365,6 +402,9 @@ fn report_text(
     match &r.outcome {
         Outcome::Mate(line) => {
             info.push_str(&format!("\nlength {}", line.len()));
+            if r.status.as_ref().is_some_and(|s| s.composed()) {
+                info.push_str(" (composer's count)");
+            }
             if let Some(status) = &r.status {
                 info.push('\n');
                 info.push_str(&status.describe());
@@ -375,6 +415,9 @@ fn report_text(
             }
         }
         Outcome::NoMate => info.push_str("\nno mate (proven)"),
+        Outcome::Unknown(why @ UnknownReason::NoMateWithin(_)) => {
+            info.push_str(&format!("\n{why}"));
+        }
         Outcome::Unknown(why) => info.push_str(&format!("\nundecided: {why}")),
     }
     info

@@ -94,10 +94,17 @@ pub(super) fn solve(
     let us = root.side_to_move();
     let mut pos = root.clone();
     let (mut outcome, mut status) = run_root(s, &mut pos, limits, last);
-    if kind == RootKind::AttackerThenDefender && outcome == Outcome::NoMate {
+    let within = |o: &Outcome| matches!(o, Outcome::Unknown(UnknownReason::NoMateWithin(_)));
+    if kind == RootKind::AttackerThenDefender && (outcome == Outcome::NoMate || within(&outcome)) {
         log::info!("the side to move in check has no mate; searching it as the defender");
         s.set_attacker(root, us.flip());
+        let first = outcome;
         (outcome, status) = run_root(s, &mut pos, limits, last);
+        // "No mate" only when both searches prove it at every length; one refuted only
+        // within the length limit makes the answer "no mate within the limit".
+        if outcome == Outcome::NoMate && within(&first) {
+            outcome = first;
+        }
     }
     SearchResult {
         best_mate: s.reported_line().cloned(),
@@ -160,8 +167,12 @@ fn run_root(
     }
     if r.v.dn == 0 {
         if r.v.len != NO_MATE {
-            // Refuted only within the user's length limit.
-            return (Outcome::Unknown(UnknownReason::Depth), None);
+            // Refuted only within the user's length limit: a proven bound, not a proof that
+            // there is no mate.
+            // (The proof's own bound: never below the limit at the root, and what is proven
+            // in the unexpected case that it is.)
+            let n = (r.v.len as u32).min(user_limit);
+            return (Outcome::Unknown(UnknownReason::NoMateWithin(n)), None);
         }
         return (Outcome::NoMate, None);
     }
@@ -384,7 +395,7 @@ fn run_root(
         lower: lower as u32,
         longest_defences,
         line_len: line.len() as u32,
-        composed: false,
+        composer_len: None,
     };
     s.set_reported(Some((line.clone(), status.clone())));
     *last = Some(Remembered {
@@ -401,7 +412,7 @@ fn run_root(
                 if composed != line {
                     // Replaced defences were chosen by reading, not proven longest.
                     status.longest_defences = false;
-                    status.composed = true;
+                    status.composer_len = Some(composed.len() as u32);
                 }
                 return (Outcome::Mate(composed), Some(status));
             }
@@ -605,7 +616,7 @@ fn publish(s: &mut Search, line: &[Move], upper: usize, lower: usize, news: Stri
         lower: lower as u32,
         longest_defences: false,
         line_len: line.len() as u32,
-        composed: false,
+        composer_len: None,
     };
     s.set_reported(Some((line.to_vec(), status)));
     s.report(news);
@@ -685,7 +696,7 @@ fn l_is_stuck(proven_len: usize, limit: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mate::{Solver, Threshold};
+    use crate::mate::{SearchResult, Solver, Threshold};
     use std::sync::atomic::AtomicBool;
 
     const BRIEF: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
@@ -837,6 +848,99 @@ mod tests {
             st.describe()
         );
         assert_eq!(st.line_len as usize, line.len());
+    }
+
+    /// A composed answer names each of its two lengths: the composers' count (the line shown)
+    /// and the strict count (what the search proved), each with what is proven of it. The
+    /// sentence used to open with "mate in 9: shortest proven" beside a 3-ply line, stating
+    /// the strict length as the line's.
+    #[test]
+    fn composed_answer_labels_the_composer_and_the_strict_count() {
+        let mut solver = Solver::new(16);
+        let pos = Position::from_sfen(BRIEF).unwrap();
+        let limits = Limits {
+            post_search: PostSearch::Composer,
+            ..Limits::default()
+        };
+        let r = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        let Outcome::Mate(line) = r.outcome else {
+            panic!("{:?}", r.outcome)
+        };
+        assert_eq!(line.len(), 3);
+        let text = r.status.unwrap().describe();
+        let (composer, strict) = text
+            .split_once("; strict count (every defence counted): ")
+            .unwrap_or_else(|| panic!("no labelled strict count: {text}"));
+        assert!(
+            composer.starts_with("composer's count: 3 plies, the line shown"),
+            "{text}"
+        );
+        assert!(!composer.contains('9'), "{text}");
+        assert_eq!(strict, "mate in 9, shortest proven", "{text}");
+    }
+
+    /// Solves `sfen` with at most `max_plies` plies (the default post-search).
+    fn solve_within(sfen: &str, max_plies: u32) -> SearchResult {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let limits = Limits {
+            max_plies: Some(max_plies),
+            ..Limits::default()
+        };
+        let r = Solver::new(16).solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        if let Outcome::Mate(line) = &r.outcome {
+            line::verify(&pos, line, pos.side_to_move()).unwrap();
+        }
+        r
+    }
+
+    /// `max_plies` answers "is there a mate within N plies?": a mate within N (the shortest,
+    /// proven, with the post-search), else a proven "no mate within N", never "no mate".
+    #[test]
+    fn max_plies_proves_or_refutes_a_mate_within_the_limit() {
+        // A mate in 3 (mate3-11.tsv's first row, written here).
+        const MATE3: &str =
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
+        for (sfen, n, mate) in [
+            (MATE3, 3, Some(3)),
+            (MATE3, 4, Some(3)),
+            (MATE3, 1, None),
+            (BRIEF, 9, Some(9)),
+            (BRIEF, 7, None),
+            (BRIEF, 8, None),
+            ("7nk/9/9/9/9/9/9/9/9 b 2RB2G2S 1", 3, None),
+            ("7nk/9/9/9/9/9/9/9/9 b 2RB2G2S 1", 5, Some(5)),
+        ] {
+            let r = solve_within(sfen, n);
+            match mate {
+                Some(len) => {
+                    assert!(
+                        matches!(&r.outcome, Outcome::Mate(l) if l.len() == len),
+                        "{sfen} within {n}: {:?}",
+                        r.outcome
+                    );
+                    let st = r.status.unwrap();
+                    assert!(st.established(), "{sfen} within {n}: {st:?}");
+                }
+                None => assert_eq!(
+                    r.outcome,
+                    Outcome::Unknown(UnknownReason::NoMateWithin(n)),
+                    "{sfen} within {n}"
+                ),
+            }
+        }
+    }
+
+    /// Under a length limit a position with no mate at all is still "no mate", proven; and
+    /// the "no mate within" answer says in words that longer mates were not searched.
+    #[test]
+    fn max_plies_keeps_a_proof_of_no_mate_and_words_the_bound() {
+        // Black has no checks at all.
+        let r = solve_within("4k4/9/9/9/9/9/9/9/4K4 b - 1", 5);
+        assert_eq!(r.outcome, Outcome::NoMate);
+        assert_eq!(
+            UnknownReason::NoMateWithin(7).to_string(),
+            "no mate within 7 plies (proven; longer mates not searched)"
+        );
     }
 
     /// A defender-to-move root (the attacker has no king) is searched as a

@@ -28,6 +28,10 @@ use crate::shogi::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+/// Largest `Limits::max_plies` that means what it says: the table's longest finite length
+/// bound (`value::MAX_BOUND`; longer ones are clamped to it).
+pub const MAX_PLIES: u32 = value::MAX_BOUND as u32;
+
 /// Limits of one search. `None` means unlimited.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -35,7 +39,10 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Nodes of the whole solve (exact: the search stops at this count).
     pub nodes: Option<u64>,
-    /// Longest mate (in plies) to look for; deeper lines count as failures on that path.
+    /// Longest mate (in plies) to look for; deeper lines count as failures on that path. With
+    /// a limit the answer is a mate within it (the shortest one when the post-search proves
+    /// it) or `Unknown(NoMateWithin(n))`, a proven "no mate within n plies" that says nothing
+    /// of longer mates; `NoMate` still means no mate at any length. At most [`MAX_PLIES`].
     pub max_plies: Option<u32>,
     /// How often the progress callback is called (`None`: never).
     pub info_interval: Option<Duration>,

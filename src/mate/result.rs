@@ -16,8 +16,9 @@ pub enum UnknownReason {
     Nodes,
     /// Found a proof but could not read a verified line from it (logged in detail).
     Unverified(String),
-    /// The search reached the length limit everywhere it looked.
-    Depth,
+    /// No mate within this many plies, proven under `Limits::max_plies`; longer mates were
+    /// not searched, so this is no proof that there is no mate at all.
+    NoMateWithin(u32),
 }
 
 impl std::fmt::Display for UnknownReason {
@@ -27,7 +28,12 @@ impl std::fmt::Display for UnknownReason {
             UnknownReason::Time => f.write_str("time limit reached"),
             UnknownReason::Nodes => f.write_str("node limit reached"),
             UnknownReason::Unverified(why) => write!(f, "mate proven but no verified line ({why})"),
-            UnknownReason::Depth => f.write_str("length limit reached"),
+            UnknownReason::NoMateWithin(n) => {
+                write!(
+                    f,
+                    "no mate within {n} plies (proven; longer mates not searched)"
+                )
+            }
         }
     }
 }
@@ -125,9 +131,13 @@ pub struct MateStatus {
     pub longest_defences: bool,
     /// Length of the strict line (before the composers' presentation, if any).
     pub line_len: u32,
-    /// The line shown is the composers' presentation (useless interpositions omitted) of the
-    /// strict line.
-    pub composed: bool,
+    /// With the composers' presentation (`PostSearch::Composer`) when it changed the strict
+    /// line: the length of the line shown, in the composers' count (useless interpositions
+    /// omitted). That count is the line's own: the line is read from the strict one, not
+    /// searched for the shortest under composers' counting, and the defences it put in place
+    /// of useless ones are read, not proven longest. `upper`, `lower` and `line_len` stay in
+    /// the strict count (every legal defence counted).
+    pub composer_len: Option<u32>,
 }
 
 impl MateStatus {
@@ -141,15 +151,35 @@ impl MateStatus {
         self.minimal() && self.longest_defences && self.line_len == self.upper
     }
 
+    /// The line shown is the composers' presentation of the strict line (see `composer_len`).
+    pub fn composed(&self) -> bool {
+        self.composer_len.is_some()
+    }
+
     /// One sentence for people (USI `info string`, `solve`'s report) on what is established.
+    /// A composed line's sentence names both counts, each with what is proven of it: the
+    /// composers' count is the line shown, the strict count what the search proved.
     pub fn describe(&self) -> String {
+        let Some(c) = self.composer_len else {
+            return self.describe_strict();
+        };
+        format!(
+            "composer's count: {c} plies, the line shown (useless interpositions omitted; not \
+             proven shortest under composers' counting, its defences not proven longest); \
+             strict count (every defence counted): {}",
+            self.strict_count()
+        )
+    }
+
+    /// `describe` of a strict line.
+    fn describe_strict(&self) -> String {
         let n = self.line_len;
         let defences = if self.longest_defences {
             "every defence on the line is a longest defence"
         } else {
             "the line's defences are not all proven longest (a defender could last longer)"
         };
-        let mut text = if self.minimal() {
+        if self.minimal() {
             if n == self.upper {
                 format!("mate in {n}: shortest proven; {defences}")
             } else {
@@ -165,13 +195,47 @@ impl MateStatus {
                  {defences}",
                 self.lower, self.upper
             )
-        };
-        if self.composed {
-            text.push_str(
-                "; shown as composers count (useless interpositions omitted), lengths strict",
-            );
         }
-        text
+    }
+
+    /// What is proven of the strict count, in words (without the line's defences).
+    pub fn strict_count(&self) -> String {
+        if self.minimal() {
+            format!("mate in {}, shortest proven", self.upper)
+        } else {
+            format!(
+                "mate within {} plies proven, shortest not proven (between {} and {} plies)",
+                self.upper, self.lower, self.upper
+            )
+        }
+    }
+
+    /// `strict_count` in Japanese.
+    pub fn strict_count_ja(&self) -> String {
+        if self.minimal() {
+            format!("{}手詰 (最短と証明済み)", self.upper)
+        } else {
+            format!(
+                "{}手以内の詰みを証明済み (最短は{}〜{}手で未証明)",
+                self.upper, self.lower, self.upper
+            )
+        }
+    }
+
+    /// For a composed line: a note to put beside its length, naming the count and the strict
+    /// one (`None` for a strict line, whose length needs no note). English and Japanese.
+    pub fn count_note(&self) -> Option<(String, String)> {
+        self.composer_len?;
+        Some((
+            format!(
+                "composer's count, useless interpositions omitted; strict count: {}",
+                self.strict_count()
+            ),
+            format!(
+                "無駄合を除いた手数。無駄合も数えると{}",
+                self.strict_count_ja()
+            ),
+        ))
     }
 }
 

@@ -329,7 +329,8 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
         let limits = Limits {
             time,
             nodes: go.nodes.or((o.nodes_limit > 0).then_some(o.nodes_limit)),
-            max_plies: None,
+            // A plain `go` plays a game: any mate wins, however long.
+            max_plies: (kind == JobKind::Mate && o.max_plies > 0).then_some(o.max_plies),
             info_interval: (o.pv_interval_ms > 0).then(|| Duration::from_millis(o.pv_interval_ms)),
             post_search: match kind {
                 JobKind::Mate => o.post_search,

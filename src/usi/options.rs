@@ -27,6 +27,9 @@ pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
 /// Default `PvInterval` (ms).
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 
+/// Largest `MaxPlies`: the longest length bound the table stores (`mate::MAX_PLIES`).
+pub const MAX_PLIES_MAX: u32 = crate::mate::MAX_PLIES;
+
 /// Largest `Threads`.
 #[cfg(not(target_arch = "wasm32"))]
 pub const THREADS_MAX: u32 = crate::mate::MAX_THREADS as u32;
@@ -46,6 +49,9 @@ pub struct Options {
     pub threads: u32,
     /// Node limit of a search; 0 means none.
     pub nodes_limit: u64,
+    /// `MaxPlies`: the longest mate looked for, in plies; 0 means no limit. With a limit an
+    /// answer is a mate within it or "no mate within it" (see `usi::reply`).
+    pub max_plies: u32,
     /// Milliseconds between periodic `info` lines; 0 means none (the final one is still sent).
     pub pv_interval_ms: u64,
     /// `PostSearch`: the work after the first proof.
@@ -62,6 +68,7 @@ impl Default for Options {
             ponder: false,
             threads: crate::mate::default_threads() as u32,
             nodes_limit: 0,
+            max_plies: 0,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             post_search: PostSearch::Shortest,
             root_is_and_if_checked: true,
@@ -80,6 +87,8 @@ pub enum Changed {
     Threads,
     /// `NodesLimit`.
     NodesLimit,
+    /// `MaxPlies`.
+    MaxPlies,
     /// `PvInterval`.
     PvInterval,
     /// `PostSearch`.
@@ -96,6 +105,7 @@ impl Changed {
             Changed::Ponder => "USI_Ponder",
             Changed::Threads => "Threads",
             Changed::NodesLimit => "NodesLimit",
+            Changed::MaxPlies => "MaxPlies",
             Changed::PvInterval => "PvInterval",
             Changed::PostSearch => "PostSearch",
             Changed::RootIsAndNodeIfChecked => "RootIsAndNodeIfChecked",
@@ -121,6 +131,7 @@ impl Options {
                 "option name NodesLimit type spin default 0 min 0 max {}",
                 i64::MAX
             ),
+            format!("option name MaxPlies type spin default 0 min 0 max {MAX_PLIES_MAX}"),
             format!(
                 "option name PvInterval type spin default {} min 0 max {PV_INTERVAL_MAX_MS}",
                 d.pv_interval_ms
@@ -143,13 +154,14 @@ impl Options {
             "usi_ponder" => Changed::Ponder,
             "threads" => Changed::Threads,
             "nodeslimit" => Changed::NodesLimit,
+            "maxplies" => Changed::MaxPlies,
             "pvinterval" => Changed::PvInterval,
             "postsearch" => Changed::PostSearch,
             "rootisandnodeifchecked" => Changed::RootIsAndNodeIfChecked,
             _ => {
                 return Err(format!(
                     "unknown option '{}' (options: USI_Hash, USI_Ponder, Threads, NodesLimit, \
-                     PvInterval, PostSearch, RootIsAndNodeIfChecked)",
+                     MaxPlies, PvInterval, PostSearch, RootIsAndNodeIfChecked)",
                     super::command::quote(name)
                 ))
             }
@@ -169,6 +181,9 @@ impl Options {
             }
             Changed::NodesLimit => {
                 self.nodes_limit = spin(opt, value, 0, i64::MAX as u64)?;
+            }
+            Changed::MaxPlies => {
+                self.max_plies = spin(opt, value, 0, MAX_PLIES_MAX as u64)? as u32;
             }
             Changed::PvInterval => {
                 self.pv_interval_ms = spin(opt, value, 0, PV_INTERVAL_MAX_MS)?;
@@ -218,7 +233,7 @@ mod tests {
     #[test]
     fn declarations_are_well_formed() {
         let d = Options::declarations();
-        assert_eq!(d.len(), 7);
+        assert_eq!(d.len(), 8);
         for l in &d {
             assert!(l.starts_with("option name "), "{l}");
             let name = l.split_whitespace().nth(2).unwrap();
@@ -270,6 +285,8 @@ mod tests {
             ("PostSearch", Some("longest")),
             ("NodesLimit", Some("-3")),
             ("PvInterval", Some("3600001")),
+            ("MaxPlies", Some("-1")),
+            ("MaxPlies", Some("65535")),
             ("NoSuchOption", Some("1")),
         ] {
             assert!(o.set(n, v).is_err(), "{n} {v:?}");

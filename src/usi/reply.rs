@@ -141,7 +141,18 @@ pub(super) fn report(
             match reason {
                 UnknownReason::Stopped | UnknownReason::Time => {}
                 UnknownReason::Unverified(_) => notes.push(format!("error: {reason}")),
-                UnknownReason::Nodes | UnknownReason::Depth => notes.push(reason.to_string()),
+                UnknownReason::Nodes => notes.push(reason.to_string()),
+                UnknownReason::NoMateWithin(n) => {
+                    // `checkmate nomate` is 不詰 (no mate) to a GUI, and `MaxPlies` stays set in a GUI's
+                    // engine settings from one problem to the next: a forgotten limit would
+                    // make it declare 不詰 of every longer problem. So the answer is "undecided"
+                    // and the bounded one is said here.
+                    notes.push(reason.to_string());
+                    notes.push(format!(
+                        "MaxPlies {n}: answered checkmate timeout, since mates longer than {n} \
+                         plies were not searched (not a proof that there is no mate)"
+                    ));
+                }
             }
             best(&mut notes).map_or(Answer::Unknown, Answer::Mate)
         }

@@ -13,12 +13,13 @@ fn usi_handshake() {
     );
     assert!(out[1].starts_with("id author "));
     assert_eq!(out.last().unwrap(), "usiok");
-    assert_eq!(count(&out, "option name "), 7);
+    assert_eq!(count(&out, "option name "), 8);
     for name in [
         "USI_Hash",
         "USI_Ponder",
         "Threads",
         "NodesLimit",
+        "MaxPlies",
         "PvInterval",
         "PostSearch",
         "RootIsAndNodeIfChecked",
