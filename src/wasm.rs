@@ -21,8 +21,8 @@
 //! stdout for the same position and settings (`usi::checkmate_reply`).
 
 use crate::mate::{Limits, Outcome, PostSearch, SearchResult, Solver, UnknownReason};
-use crate::shogi::notation::japanese_line;
 use crate::record;
+use crate::shogi::notation::japanese_line;
 use crate::shogi::{Color, Move, Position};
 use crate::usi::checkmate_reply;
 use crate::usi::cooperative::Cooperative;

@@ -298,6 +298,12 @@ const REASONS_JA = [
   [/^mate proven but no verified line \((.*)\)$/s, (m) => `詰みは証明しましたが検証済みの手順を読めませんでした (${m[1]})`],
 ];
 
+// In English the solver's words, two of them as the page's labels say them.
+const REASONS_EN = [
+  [/^stopped$/, () => 'Stopped'],
+  [/^time limit reached$/, () => 'Time limit reached'],
+];
+
 // What is established about a mate, from the answer's fields (as `MateStatus::describe` says it
 // in English).
 function statusJa(r) {
@@ -336,7 +342,7 @@ export function solverText(lang) {
       const reason = errorJa(e.reason != null ? e.reason : e.error);
       return e.line ? `${e.line}行目: ${reason}` : reason;
     },
-    reason: (text) => (ja ? render(REASONS_JA, text) : text),
+    reason: (text) => render(ja ? REASONS_JA : REASONS_EN, text),
     status: (r) => (ja && r.upper != null && r.line_len != null ? statusJa(r) : r.status),
   };
 }
