@@ -200,8 +200,14 @@ function actOnSelected(f) {
   edited();
 }
 
+// The position box grows with a pasted record (up to 12 lines), back to one line for a SFEN.
+function fitBox() {
+  $('sfen').rows = Math.min(12, Math.max(1, $('sfen').value.split('\n').length));
+}
+
 function edited() {
   $('sfen').value = toSfen(pos);
+  fitBox();
   render();
   syncUrl();
   validate();
@@ -272,6 +278,7 @@ async function loadInput(input) {
   attacker = r.attacker;
   hideError();
   $('sfen').value = r.sfen;
+  fitBox();
   render();
   $('solve').disabled = !!job;
   return r;
@@ -521,6 +528,7 @@ function wire() {
   $('load-sfen').addEventListener('click', async () => {
     if (await loadSfen($('sfen').value)) syncUrl();
   });
+  $('sfen').addEventListener('input', fitBox);
   // Enter loads; Shift+Enter starts a new line (a board diagram typed by hand).
   $('sfen').addEventListener('keydown', async (e) => {
     if (e.key !== 'Enter' || e.shiftKey) return;
