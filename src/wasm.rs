@@ -21,8 +21,9 @@
 //! stdout for the same position and settings (`usi::checkmate_reply`).
 
 use crate::mate::{Limits, Outcome, PostSearch, SearchResult, Solver, UnknownReason};
+use crate::record;
 use crate::shogi::notation::japanese_line;
-use crate::shogi::{Move, Position};
+use crate::shogi::{Color, Move, Position};
 use crate::usi::checkmate_reply;
 use crate::usi::cooperative::Cooperative;
 use serde_json::{json, Value};
@@ -132,8 +133,13 @@ pub extern "C" fn tsumugi_reply_len() -> usize {
     STATE.with(|s| s.borrow().reply.len())
 }
 
-/// Checks a SFEN. Reply: `{"ok": true, "sfen": <normalised>, "side": "b"|"w", "in_check":
-/// bool}` or `{"ok": false, "error": <what is wrong>}` (the same message as `tsumugi solve`).
+/// Reads a position as `tsumugi solve` reads a file or its SFEN words ([`record::read_input`]):
+/// SFEN or a USI `position` command with `moves`, KIF/KI2 (board diagrams, moves), CSA, in
+/// UTF-8 or Shift_JIS bytes (a file's, passed as they are). Reply: `{"ok": true, "sfen":
+/// <the position after the moves, normalised>, "side": "b"|"w", "in_check": bool, "attacker":
+/// "b"|"w" (the side that mates, `Solver::mating_side`), "format": "sfen"|"kif"|"csa"|"ascii"}`
+/// or `{"ok": false, "error": <what is wrong, as tsumugi solve says it>, "line": <1-based line
+/// of the fault, 0 for the text as a whole>, "reason": <the error without its line>}`.
 /// Returns 0 when the position is valid, 1 otherwise.
 ///
 /// # Safety
@@ -141,20 +147,33 @@ pub extern "C" fn tsumugi_reply_len() -> usize {
 #[no_mangle]
 pub unsafe extern "C" fn tsumugi_inspect(ptr: *const u8, len: usize) -> i32 {
     install_panic_hook();
-    // SAFETY: forwarded from the caller.
-    let text = unsafe { request(ptr, len) };
-    match Position::from_sfen(&text) {
-        Ok(p) => {
+    let bytes: &[u8] = if len == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `len` readable bytes at `ptr`.
+        unsafe { std::slice::from_raw_parts(ptr, len) }
+    };
+    match record::read_input(bytes) {
+        Ok(r) => {
+            let p = r.position();
+            let color = |c: Color| if c == Color::Black { "b" } else { "w" };
             set_reply(&json!({
                 "ok": true,
                 "sfen": p.to_sfen(),
-                "side": if p.side_to_move() == crate::shogi::Color::Black { "b" } else { "w" },
+                "side": color(p.side_to_move()),
                 "in_check": p.in_check(),
+                "attacker": color(Solver::mating_side(&p, true)),
+                "format": r.format.name(),
             }));
             0
         }
         Err(e) => {
-            set_reply(&json!({"ok": false, "error": format!("bad SFEN: {e}")}));
+            set_reply(&json!({
+                "ok": false,
+                "error": e.to_string(),
+                "line": e.line,
+                "reason": e.reason,
+            }));
             1
         }
     }
@@ -443,10 +462,10 @@ fn progress_json(job: &Job, hashfull: u32) -> Value {
 /// "mate"|"nomate"|"no_mate_within" (with `max_plies`: none within it, proven; longer mates
 /// not searched)|"unknown", "reason": <why undecided, or why a mate's search ended early>,
 /// "status": <what is established, in a sentence>, "upper", "lower", "minimal",
-/// "longest_defences", "composed", "composer_length", "strict_length", "count_note" (with a
-/// composed line: `{"en", "ja"}`, the note naming its count and the strict one, else null),
-/// "defender_root", "line": <line_json of the mate, or of the
-/// best mate found before the end when undecided>, and the counters}`.
+/// "longest_defences", "composed", "composer_length", "strict_length", "line_len", "count_note"
+/// (with a composed line: `{"en", "ja"}`, the note naming its count and the strict one, else
+/// null), "defender_root", "line": <line_json of the mate, or of the best mate found before
+/// the end when undecided>, and the counters}`.
 fn final_json(job: &Job, ended_early: Option<UnknownReason>, hashfull: u32) -> Value {
     let mut v = counters(job, hashfull);
     v["done"] = json!(true);
@@ -491,6 +510,8 @@ fn final_json(job: &Job, ended_early: Option<UnknownReason>, hashfull: u32) -> V
         v["count_note"] = st
             .count_note()
             .map_or(Value::Null, |(en, ja)| json!({"en": en, "ja": ja}));
+        // The strict line's length, which `status` speaks of (the page words it in Japanese).
+        v["line_len"] = json!(st.line_len);
     }
     v["line"] = line.map_or(Value::Null, |l| line_json(&job.pos, &l));
     v

@@ -1,4 +1,5 @@
-// The page: board editor, settings, Solve/Stop over the search worker (worker.js), progress,
+// The page: board editor, position box and file input (SFEN, USI `position` commands, KIF,
+// KI2, CSA, read by the solver's own readers in the worker, as `tsumugi solve` reads them), settings, Solve/Stop over the search worker (worker.js), progress,
 // the answer with a step-through board, USI and KIF text.
 //
 // URL parameters: sfen=<SFEN> (the position; also kept up to date while editing), solve=1
@@ -10,7 +11,7 @@ import {
   BOARD_KINDS, HAND_KINDS, PROMOTABLE, clonePosition, drawBoard, emptyPosition, kindName,
   missingPieces, parseSfen, parseUsiSquare, toSfen,
 } from './board.js';
-import { TEXT, apply } from './i18n.js';
+import { TEXT, apply, solverText } from './i18n.js';
 import { kifText } from './kif.js';
 
 const $ = (id) => document.getElementById(id);
@@ -22,11 +23,14 @@ let lang = params.get('lang') || localStorage.getItem('tsumugi-lang')
   || (navigator.language && navigator.language.startsWith('ja') ? 'ja' : 'en');
 if (!TEXT[lang]) lang = 'ja';
 const t = () => TEXT[lang];
+const st = () => solverText(lang);
 
 let pos = emptyPosition();
 let tool = 'select';
 let selected = null;
-let positionError = null; // the solver's message for the current position, or null
+let positionError = null; // the solver's error for the current position ({error, line, reason}), or null
+let attacker = 'b'; // the side that mates the current position (the solver's rule), 'b' or 'w'
+let loadedFile = null; // {name, format} of the file read last, shown beside the file input
 
 let worker = null;
 let ready = false;
@@ -46,12 +50,21 @@ function startWorker() {
   };
 }
 
-function inspect(sfen) {
+// Reads a position in the worker: `input` is {text} or {bytes} (an ArrayBuffer, a file's).
+function inspect(input) {
   const id = nextId++;
   return new Promise((resolve) => {
     inspectWaiters.set(id, resolve);
-    worker.postMessage({ type: 'inspect', id, sfen });
+    worker.postMessage({ type: 'inspect', id, ...input }, input.bytes ? [input.bytes] : []);
   });
+}
+
+// A worker error in the page's language: a trap or a module not loaded yet by its code, else
+// the solver's message.
+function workerError(msg) {
+  if (msg.code === 'failed') return `${t().solverFailed}: ${msg.error.replace(/^the solver failed: /, '')}`;
+  if (msg.code === 'not-loaded') return t().notLoaded;
+  return msg.error;
 }
 
 function onWorker(msg) {
@@ -83,11 +96,11 @@ function onWorker(msg) {
       break;
     case 'error':
       if (msg.id && inspectWaiters.has(msg.id)) {
-        inspectWaiters.get(msg.id)({ ok: false, error: msg.error });
+        inspectWaiters.get(msg.id)({ ok: false, error: workerError(msg), line: 0 });
         inspectWaiters.delete(msg.id);
       } else if (job && (msg.id === job.id || msg.id === null)) {
         endJob();
-        showError(msg.error);
+        showError(msg.code ? workerError(msg) : msg.error);
       }
       break;
     default:
@@ -108,6 +121,14 @@ function render() {
   }
   drawHandEditor();
   for (const r of document.querySelectorAll('input[name=side]')) r.checked = r.value === pos.side;
+  // The sides by what they are in this position: who mates is the solver's decision (the side
+  // to move, unless it is the one being mated), not always Sente.
+  const defender = attacker === 'b' ? 'w' : 'b';
+  for (const c of ['b', 'w']) {
+    $(`place-side-${c}`).textContent = t().sideWithRole(t().sideName[c],
+      c === attacker ? t().role.attacker : t().role.defender);
+  }
+  $('rest-to-defender').textContent = t().restToDefender(t().sideName[defender]);
   const left = missingPieces(pos);
   const parts = [];
   for (const k of BOARD_KINDS) if (left[k] > 0) parts.push(`${kindName(k)}${left[k]}`);
@@ -179,8 +200,14 @@ function actOnSelected(f) {
   edited();
 }
 
+// The position box grows with a pasted record (up to 12 lines), back to one line for a SFEN.
+function fitBox() {
+  $('sfen').rows = Math.min(12, Math.max(1, $('sfen').value.split('\n').length));
+}
+
 function edited() {
   $('sfen').value = toSfen(pos);
+  fitBox();
   render();
   syncUrl();
   validate();
@@ -197,19 +224,33 @@ let validateSeq = 0;
 async function validate() {
   if (!ready) return null;
   const seq = ++validateSeq;
-  const r = await inspect(toSfen(pos));
+  const r = await inspect({ text: toSfen(pos) });
   if (seq !== validateSeq) return r;
-  positionError = r.ok ? null : r.error;
-  if (positionError) showError(positionError);
-  else hideError();
+  positionError = r.ok ? null : r;
+  setAttacker(r);
+  if (positionError) {
+    showError(positionError);
+    if (!job) clearAnswer();
+  } else {
+    hideError();
+  }
   $('solve').disabled = !!positionError || !!job;
   return r;
 }
 
-function showError(text) {
+// The side that mates, from a reply of the solver; the side to move while the position is
+// invalid (the usual problem).
+function setAttacker(r) {
+  const before = attacker;
+  attacker = r.ok ? r.attacker : pos.side;
+  if (attacker !== before) render();
+}
+
+// `e`: a reply of the solver ({error, line, reason}) or a message.
+function showError(e) {
   const el = $('error');
   el.hidden = false;
-  el.textContent = `${t().invalid}: ${text}`;
+  el.textContent = `${t().invalid}: ${st().error(e)}`;
 }
 
 function hideError() {
@@ -217,25 +258,50 @@ function hideError() {
   $('error').textContent = '';
 }
 
-// Loads SFEN text typed or passed in the URL: checked by the solver first, so a bad one shows
-// the solver's message and leaves the board as it was.
-async function loadSfen(text) {
-  const r = await inspect(text);
+// Loads a position typed, pasted, passed in the URL ({text}) or read from a file ({bytes,
+// name}): read by the solver, so a bad one shows the solver's message, leaves the board as it
+// was and clears the answer of the position before (it no longer answers what is shown). The
+// box then holds the position's SFEN (after the moves of a record).
+async function loadInput(input) {
+  const r = await inspect(input);
   if (!r.ok) {
-    positionError = r.error;
-    showError(r.error);
-    $('sfen').value = text;
+    positionError = r;
+    showError(r);
+    if (input.text != null) $('sfen').value = input.text;
     $('solve').disabled = true;
-    return false;
+    if (!job) clearAnswer();
+    return null;
   }
   pos = parseSfen(r.sfen);
   selected = null;
   positionError = null;
+  attacker = r.attacker;
   hideError();
   $('sfen').value = r.sfen;
+  fitBox();
   render();
   $('solve').disabled = !!job;
-  return true;
+  return r;
+}
+
+// Text typed or pasted (a file's name, shown before, no longer applies).
+function loadSfen(text) {
+  loadedFile = null;
+  showLoaded();
+  return loadInput({ text });
+}
+
+function showLoaded() {
+  $('loaded').textContent = loadedFile ? t().loadedFile(loadedFile.name, loadedFile.format) : '';
+}
+
+async function loadFile(file) {
+  if (!file || !ready) return;
+  const bytes = await file.arrayBuffer();
+  const r = await loadInput({ bytes });
+  loadedFile = r ? { name: file.name, format: r.format } : null;
+  showLoaded();
+  if (r) syncUrl();
 }
 
 // ---------------------------------------------------------------- solve
@@ -250,8 +316,13 @@ function settings() {
   };
 }
 
-function solve() {
-  if (!ready || job || positionError) return;
+async function solve() {
+  if (!ready || job) return;
+  // Text typed or pasted but not loaded yet is read first (a record's position is after its
+  // moves; the box then holds its SFEN).
+  const text = $('sfen').value.trim();
+  if (text && text !== toSfen(pos) && !(await loadSfen(text))) return;
+  if (job || positionError) return;
   const sfen = $('sfen').value.trim() || toSfen(pos);
   const id = nextId++;
   job = { id, lastProgress: null, stopTimer: null };
@@ -334,19 +405,17 @@ function showResult(r) {
   if (r.outcome === 'mate') {
     verdict = t().mateIn(r.line.usi.length);
     if (r.count_note) verdict += ` (${r.count_note[lang === 'ja' ? 'ja' : 'en']})`;
-    if (r.reason) verdict += ` — ${r.reason === 'stopped' ? t().stopped : t().timeUp}`;
+    if (r.reason) verdict += ` — ${st().reason(r.reason)}`;
   } else if (r.outcome === 'nomate') {
     verdict = t().noMate;
   } else {
-    const why = r.reason === 'stopped' ? t().stopped
-      : r.reason === 'time limit reached' ? t().timeUp : r.reason;
-    verdict = `${t().unknown} (${why})`;
+    verdict = `${t().unknown} (${st().reason(r.reason)})`;
   }
   $('verdict').textContent = verdict;
   const notes = [];
   if (r.outcome === 'unknown' && r.line) notes.push(t().bestSoFar);
   if (r.defender_root) notes.push(t().defenderRoot);
-  if (r.status) notes.push(r.status);
+  if (r.status) notes.push(st().status(r));
   $('status-text').textContent = notes.join(' / ');
   if (r.line && r.line.usi.length > 0) {
     $('japanese').textContent = r.line.japanese.join(' ');
@@ -413,6 +482,7 @@ function setLang(l) {
   setState(ready ? t().ready : t().loading);
   render();
   if (positionError) showError(positionError);
+  showLoaded();
   if (lastResult && !job) showResult(lastResult);
 }
 
@@ -449,17 +519,47 @@ function wire() {
     selected = null;
     edited();
   });
-  $('rest-to-gote').addEventListener('click', () => {
+  $('rest-to-defender').addEventListener('click', () => {
     const left = missingPieces(pos);
-    for (const k of HAND_KINDS) if (left[k] > 0) pos.hands.w[k] += left[k];
+    const defender = attacker === 'b' ? 'w' : 'b';
+    for (const k of HAND_KINDS) if (left[k] > 0) pos.hands[defender][k] += left[k];
     edited();
   });
   $('startpos').addEventListener('click', () => { pos = parseSfen(STARTPOS); selected = null; edited(); });
   $('load-sfen').addEventListener('click', async () => {
     if (await loadSfen($('sfen').value)) syncUrl();
   });
+  $('sfen').addEventListener('input', fitBox);
+  // Enter loads; Shift+Enter starts a new line (a board diagram typed by hand).
   $('sfen').addEventListener('keydown', async (e) => {
-    if (e.key === 'Enter' && await loadSfen($('sfen').value)) syncUrl();
+    if (e.key !== 'Enter' || e.shiftKey) return;
+    e.preventDefault();
+    if (await loadSfen($('sfen').value)) syncUrl();
+  });
+  $('file').addEventListener('change', async (e) => {
+    await loadFile(e.target.files[0]);
+    e.target.value = ''; // the same file again is a change
+  });
+  // A file dropped anywhere on the page is read (not opened by the browser in place of it).
+  let dragDepth = 0;
+  document.addEventListener('dragenter', (e) => {
+    if (!e.dataTransfer || ![...e.dataTransfer.types].includes('Files')) return;
+    dragDepth += 1;
+    document.body.classList.add('dragging');
+  });
+  document.addEventListener('dragleave', () => {
+    dragDepth = Math.max(0, dragDepth - 1);
+    if (dragDepth === 0) document.body.classList.remove('dragging');
+  });
+  document.addEventListener('dragover', (e) => {
+    if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) e.preventDefault();
+  });
+  document.addEventListener('drop', (e) => {
+    if (!e.dataTransfer || !e.dataTransfer.files.length) return;
+    e.preventDefault();
+    dragDepth = 0;
+    document.body.classList.remove('dragging');
+    loadFile(e.dataTransfer.files[0]);
   });
   $('copy-sfen').addEventListener('click', (e) => copyText($('sfen').value, e.target));
   $('copy-usi').addEventListener('click', (e) => copyText($('usi-line').value, e.target));

@@ -3,10 +3,12 @@
 // slices the worker reads its messages, so a stop is answered at once with what the search has
 // established (tsumugi_stop), as the native engine answers its stop flag.
 //
-// Messages in:  {type: 'inspect', id, sfen} · {type: 'solve', id, request} · {type: 'stop'} ·
+// Messages in:  {type: 'inspect', id, text | bytes} (a position as typed, or a file's bytes:
+//               decoded in the module, UTF-8 or Shift_JIS, as `tsumugi solve` reads a file) · {type: 'solve', id, request} · {type: 'stop'} ·
 //               {type: 'bench', id, hash_mb}
 // Messages out: {type: 'ready'} · {type: 'fatal', error} · {type: 'inspect', id, reply} ·
-//               {type: 'error', id, error} · {type: 'progress', id, reply} ·
+//               {type: 'error', id, error, code} (code: 'failed' after a trap,
+//               'not-loaded' before the module is ready, else absent: a reply's message) · {type: 'progress', id, reply} ·
 //               {type: 'done', id, reply} · {type: 'bench', id, reply}
 'use strict';
 
@@ -40,7 +42,10 @@ function reply() {
 }
 
 function callWithText(fn, text) {
-  const bytes = encoder.encode(text);
+  return callWithBytes(fn, encoder.encode(text));
+}
+
+function callWithBytes(fn, bytes) {
   const ptr = ex.tsumugi_alloc(bytes.length);
   new Uint8Array(ex.memory.buffer, ptr, bytes.length).set(bytes);
   try {
@@ -95,7 +100,9 @@ function step() {
 function fail(e) {
   const id = job ? job.id : null;
   job = null;
-  postMessage({ type: 'error', id, error: `the solver failed: ${e && e.message ? e.message : e}` });
+  postMessage({
+    type: 'error', id, code: 'failed', error: `the solver failed: ${e && e.message ? e.message : e}`,
+  });
   ex = null;
   load().catch((err) => postMessage({ type: 'fatal', error: String(err) }));
 }
@@ -103,12 +110,13 @@ function fail(e) {
 self.onmessage = (ev) => {
   const msg = ev.data;
   if (!ex) {
-    postMessage({ type: 'error', id: msg.id, error: 'the solver is not loaded yet' });
+    postMessage({ type: 'error', id: msg.id, code: 'not-loaded', error: 'the solver is not loaded yet' });
     return;
   }
   try {
     if (msg.type === 'inspect') {
-      callWithText(ex.tsumugi_inspect, msg.sfen);
+      if (msg.bytes) callWithBytes(ex.tsumugi_inspect, new Uint8Array(msg.bytes));
+      else callWithText(ex.tsumugi_inspect, msg.text);
       postMessage({ type: 'inspect', id: msg.id, reply: reply() });
     } else if (msg.type === 'solve') {
       job = null;

@@ -186,6 +186,13 @@ impl Solver {
         &self.tt
     }
 
+    /// The side that mates in the first search of `pos` (the side to move, unless it is the one
+    /// being mated; see [`Limits::root_is_and_if_checked`], `rule` here): what an editor calls
+    /// the attacker before solving.
+    pub fn mating_side(pos: &Position, rule: bool) -> crate::shogi::Color {
+        driver::root_kind(pos, rule).attacker(pos)
+    }
+
     /// Searches for a mate (see [`SearchResult`]): for the side to move, or against it when it
     /// is the one being mated (see [`Limits::root_is_and_if_checked`]). `stop` is polled often
     /// (well under 10 ms); `progress` is called every [`Limits::info_interval`].

@@ -126,6 +126,28 @@ pub fn read_text(text: &str) -> Result<Record, RecordError> {
     }
 }
 
+/// Reads what a person pastes or opens (the browser page's position box and file input): a
+/// file's bytes or typed text, as [`read_bytes`] reads a file. Text of one line that is no
+/// recognisable record is read as SFEN, as `tsumugi solve` reads its SFEN words, so a malformed
+/// SFEN is told what is wrong with it (`bad SFEN: ...`) rather than that it is no record; such a
+/// fault and any fault of one-line text is at line 0 (the line number would say nothing).
+pub fn read_input(bytes: &[u8]) -> Result<Record, RecordError> {
+    let text = decode::decode(bytes)?;
+    let one_line = text.lines().filter(|l| !l.trim().is_empty()).count() <= 1;
+    let read = if one_line && detect(&text).is_err() {
+        sfen::read_line(text.trim()).map_err(|reason| RecordError::new(0, reason))
+    } else {
+        read_text(&text)
+    };
+    read.map_err(|e| {
+        if one_line {
+            RecordError::new(0, e.reason)
+        } else {
+            e
+        }
+    })
+}
+
 /// The format of `text`, from its first meaningful lines: a SFEN or `position` line; KIF's
 /// Japanese (`手合割`, `の持駒`, a `|` board row, numbered or ▲△ moves); CSA's `P1`, `PI`,
 /// `P+`, `+`/`-`, `V2` or moves. `Err` names the first line that is none of these.
@@ -217,5 +239,45 @@ mod tests {
         let e = detect("\nhello world\n").unwrap_err();
         assert_eq!(e.line, 2, "{e}");
         assert!(detect("").unwrap_err().reason.contains("empty"));
+    }
+
+    #[test]
+    fn pasted_position_command_with_moves_is_the_position_after_them() {
+        let root = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
+        let text = format!("position sfen {root} moves G*3i 2h1i 3g1g");
+        let r = read_input(text.as_bytes()).unwrap();
+        assert_eq!(r.format, Format::Sfen);
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(
+            r.position().to_sfen(),
+            "9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4"
+        );
+    }
+
+    #[test]
+    fn pasted_one_line_faults_say_what_is_wrong_without_a_line_number() {
+        let e = read_input(b"9/9/9/9/9 b - 1").unwrap_err();
+        assert_eq!(e.line, 0);
+        assert!(e.reason.starts_with("bad SFEN: board has 5 ranks"), "{e}");
+        let e = read_input(b"position sfen 4k4/9/9/9/9/9/9/9/9 b - 1 moves 5a5b").unwrap_err();
+        assert_eq!(e.line, 0, "{e}");
+        assert!(e.reason.contains("move 1"), "{e}");
+        assert!(read_input(b"").unwrap_err().reason.contains("empty"));
+    }
+
+    #[test]
+    fn pasted_kif_diagram_and_shift_jis_file_are_read() {
+        let bod = "後手の持駒：飛　角　金三　銀四　桂四　香四　歩十六　\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ 歩 ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ 角 ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ 飛 ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・v玉vと|八\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：金　\n";
+        let r = read_input(bod.as_bytes()).unwrap();
+        assert_eq!(r.format, Format::Kif);
+        assert_eq!(
+            r.position().to_sfen(),
+            "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1"
+        );
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(bod);
+        assert_eq!(
+            read_input(&sjis).unwrap().position().to_sfen(),
+            r.position().to_sfen()
+        );
     }
 }

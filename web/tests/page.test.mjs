@@ -247,3 +247,187 @@ test('editor: placing, promoting and hands change the SFEN and the URL; labels s
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// ---------------------------------------------------------------- reading positions
+// The position box and the file input read what `tsumugi solve` reads (the solver's own
+// readers, src/record/, in the module): SFEN, USI `position` commands with moves, KIF/KI2
+// board diagrams and moves, CSA; files as bytes (a .kif is Shift_JIS).
+
+const data = path.join(here, 'data');
+// The brief's problem after its composer line G*3i 2h1i 3g1g (White to move, mated).
+const BRIEF_AFTER = '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4';
+// A position other than the brief's, to load the brief's over.
+const OTHER = '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1';
+const BRIEF_BOD = [
+  '後手の持駒：飛　角　金三　銀四　桂四　香四　歩十六　',
+  '  ９ ８ ７ ６ ５ ４ ３ ２ １',
+  '+---------------------------+',
+  '| ・ ・ ・ ・ ・ ・ ・ ・ ・|一',
+  '| ・ ・ ・ ・ ・ ・ ・ ・ ・|二',
+  '| ・ ・ ・ ・ ・ ・ 歩 ・ ・|三',
+  '| ・ ・ ・ ・ ・ ・ ・ ・ ・|四',
+  '| ・ ・ ・ ・ 角 ・ ・ ・ ・|五',
+  '| ・ ・ ・ ・ ・ ・ ・ ・ ・|六',
+  '| ・ ・ ・ ・ ・ ・ 飛 ・ ・|七',
+  '| ・ ・ ・ ・ ・ ・ ・v玉vと|八',
+  '| ・ ・ ・ ・ ・ ・ ・ ・ ・|九',
+  '+---------------------------+',
+  '先手の持駒：金　',
+].join('\n');
+
+async function readyPage(sfen, lang = 'en') {
+  const page = await newPage(`?sfen=${encodeURIComponent(sfen)}&lang=${lang}&hash=${HASH_MB}`);
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
+  await page.waitForFunction((s) => document.getElementById('sfen').value === s, sfen);
+  return page;
+}
+
+// Fills the position box and loads it; resolves once the box or the error changed.
+async function loadText(page, text) {
+  // The error of a load before is taken down first, so that the wait below sees this one.
+  await page.evaluate(() => { document.getElementById('error').hidden = true; });
+  await page.fill('#sfen', text);
+  await page.click('#load-sfen');
+  await page.waitForFunction((t) => {
+    const err = document.getElementById('error');
+    return !err.hidden || document.getElementById('sfen').value !== t;
+  }, text);
+}
+
+test("the position box accepts the page's own `position sfen ... moves ...` output", async () => {
+  const page = await newPage(query(BRIEF, 'composer'));
+  await solvedAnswer(page);
+  const usi = await page.inputValue('#usi-line');
+  assert.equal(usi, `position sfen ${BRIEF} moves G*3i 2h1i 3g1g`);
+  await loadText(page, usi);
+  assert.ok(await page.isHidden('#error'), await page.textContent('#error'));
+  assert.equal(await page.inputValue('#sfen'), BRIEF_AFTER);
+  assert.equal(await page.textContent('#editor-board .sq[data-sq="1i"]'), '玉');
+  // The same, typed with Enter.
+  await page.fill('#sfen', usi);
+  await page.press('#sfen', 'Enter');
+  await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF_AFTER);
+  assert.ok(await page.isHidden('#error'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a KIF board diagram pasted into the position box is read, and so is the page\'s own KIF', async () => {
+  const page = await newPage(query(BRIEF, 'composer'));
+  await solvedAnswer(page);
+  const kif = await page.inputValue('#kif');
+  await loadText(page, kif);
+  assert.ok(await page.isHidden('#error'), await page.textContent('#error'));
+  assert.equal(await page.inputValue('#sfen'), BRIEF_AFTER);
+  await loadText(page, BRIEF_BOD);
+  assert.ok(await page.isHidden('#error'), await page.textContent('#error'));
+  assert.equal(await page.inputValue('#sfen'), BRIEF);
+  // Solving it gives the native answer.
+  await page.click('#solve');
+  assert.equal(await solvedAnswer(page), nativeAnswer(BRIEF, 'composer'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+for (const [name, file] of [['a Shift_JIS .kif', 'interposition.kif'], ['a .csa', 'interposition.csa']]) {
+  test(`${name} file opened with the file input is read`, async () => {
+    const page = await readyPage(OTHER);
+    await page.setInputFiles('#file', path.join(data, file));
+    await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF);
+    assert.ok(await page.isHidden('#error'));
+    assert.match(await page.textContent('#loaded'), new RegExp(`${file.replace('.', '\\.')} \\((KIF|CSA)\\)`));
+    assert.equal(new URL(page.url()).searchParams.get('sfen'), BRIEF);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test(`${name} file dropped on the page is read`, async () => {
+    const page = await readyPage(OTHER);
+    const b64 = fs.readFileSync(path.join(data, file)).toString('base64');
+    const dt = await page.evaluateHandle(({ b64, file }) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], file));
+      return transfer;
+    }, { b64, file });
+    await page.dispatchEvent('#solve-panel', 'drop', { dataTransfer: dt });
+    await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF);
+    assert.ok(await page.isHidden('#error'));
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test('a file that is no position shows the reader\'s error naming the line', async () => {
+  const page = await readyPage(OTHER);
+  await page.setInputFiles('#file', {
+    name: 'broken.kif', mimeType: 'text/plain',
+    buffer: Buffer.from(BRIEF_BOD.replace(' 角 ', ' 猫 ')),
+  });
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /line \d+: /);
+  assert.equal(await page.textContent('#loaded'), '');
+  await page.close();
+});
+
+test('Japanese mode shows Japanese status and error text', async () => {
+  const page = await newPage(`${query(BRIEF, 'composer')}&lang=ja`);
+  await solvedAnswer(page);
+  assert.equal(await page.textContent('#engine-state'), '準備完了');
+  const status = await page.textContent('#status-text');
+  assert.match(status, /9手詰: 最短を証明済み/);
+  assert.match(status, /無駄合を省略/);
+  assert.doesNotMatch(status, /[a-z]{3,}/, status);
+  // The box's old complaint about its own output, and a fault inside a board diagram.
+  await loadText(page, `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`);
+  let err = await page.textContent('#error');
+  assert.match(err, /^局面が正しくありません: 3手目: '3g1x' は USI の指し手ではありません$/, err);
+  await loadText(page, '9/9/9/9/9 b - 1');
+  err = await page.textContent('#error');
+  assert.equal(err, '局面が正しくありません: SFEN が読めません: 盤面が5段あります (9段必要)');
+  await loadText(page, BRIEF_BOD.replace(' 角 ', ' 猫 '));
+  err = await page.textContent('#error');
+  assert.match(err, /^局面が正しくありません: \d+行目: /, err);
+  assert.doesNotMatch(err.replace(/'[^']*'/g, ''), /[a-z]{3,}/, err);
+  // English again: the solver's own words.
+  await page.click('#lang');
+  assert.match(await page.textContent('#error'), /^Invalid position: line \d+: /);
+  await page.screenshot({ path: path.join(shots, 'japanese-error.png'), fullPage: true });
+  await page.close();
+});
+
+test('invalid input clears the previous answer', async () => {
+  const page = await newPage(query(BRIEF, 'composer'));
+  await solvedAnswer(page);
+  assert.notEqual((await page.textContent('#answer')).trim(), '');
+  await loadText(page, `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`);
+  assert.ok(await page.isVisible('#error'));
+  for (const id of ['#answer', '#verdict', '#japanese', '#status-text']) {
+    assert.equal((await page.textContent(id)).trim(), '', id);
+  }
+  assert.ok(await page.isHidden('#replay-panel'));
+  assert.equal(await page.textContent('#p-nodes'), '-');
+  assert.ok(await page.isDisabled('#solve'));
+  await page.close();
+});
+
+test("the editor names the sides by who mates: Gote to move and mating is Gote (attacker)", async () => {
+  // Gote to move mates with G*5h; Sente's king is the one mated.
+  const sfen = '9/9/9/9/9/9/4p4/9/4K4 w g 1';
+  const ja = await readyPage(sfen, 'ja');
+  await ja.waitForFunction(() => document.getElementById('place-side-w').textContent === '後手 (攻方)');
+  assert.equal(await ja.textContent('#place-side-b'), '先手 (玉方)');
+  assert.equal(await ja.textContent('#rest-to-defender'), '残り駒を玉方 (先手) の持駒に');
+  await ja.click('#rest-to-defender');
+  assert.equal(await ja.inputValue('#sfen'), '9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1');
+  await ja.click('#lang');
+  assert.equal(await ja.textContent('#place-side-w'), 'Gote (attacker)');
+  assert.equal(await ja.textContent('#place-side-b'), 'Sente (defender)');
+  // A usual problem: Sente to move mates.
+  await ja.fill('#sfen', OTHER);
+  await ja.click('#load-sfen');
+  await ja.waitForFunction(() => document.getElementById('place-side-b').textContent === 'Sente (attacker)');
+  assert.equal(await ja.textContent('#place-side-w'), 'Gote (defender)');
+  assert.deepEqual(ja.errors, []);
+  await ja.close();
+});

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorJa, solverText } from '../i18n.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -45,6 +46,13 @@ async function load() {
     reply,
     start: (req) => withText(ex.tsumugi_start, typeof req === 'string' ? req : JSON.stringify(req)),
     inspect: (sfen) => withText(ex.tsumugi_inspect, sfen),
+    inspectBytes: (b) => {
+      const p = ex.tsumugi_alloc(b.length);
+      new Uint8Array(ex.memory.buffer, p, b.length).set(b);
+      const rc = ex.tsumugi_inspect(p, b.length);
+      ex.tsumugi_free(p, b.length);
+      return rc;
+    },
   };
 }
 
@@ -118,8 +126,73 @@ test('bad requests are answered with errors, never a trap', async () => {
   assert.equal(m.inspect('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1'), 0);
   assert.deepEqual(m.reply(), {
     ok: true, sfen: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1', side: 'w', in_check: false,
+    attacker: 'w', format: 'sfen',
   });
   assert.equal(m.inspect('\u0000\uffff'), 1);
   assert.equal(m.reply().ok, false);
+  assert.deepEqual(m.logs, []);
+});
+
+test('tsumugi_inspect reads records as tsumugi solve does: a position command with moves, KIF, Shift_JIS, CSA', async () => {
+  const m = await load();
+  assert.equal(m.inspect(`position sfen ${BRIEF} moves G*3i 2h1i 3g1g`), 0);
+  assert.deepEqual(m.reply(), {
+    ok: true, sfen: '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4', side: 'w', in_check: true,
+    attacker: 'b', format: 'sfen',
+  });
+  for (const file of ['interposition.kif', 'interposition.csa']) {
+    const bytes = fs.readFileSync(path.join(here, 'data', file));
+    assert.equal(m.inspectBytes(bytes), 0, file);
+    const r = m.reply();
+    assert.equal(r.sfen, BRIEF, file);
+    assert.equal(r.format, file.slice(-3), file);
+    const nat = native(['solve', '--threads', '1', '--hash-mb', '16', path.join(here, 'data', file)]);
+    assert.equal(nat, native(['solve', '--threads', '1', '--hash-mb', '16', BRIEF]), file);
+  }
+  // Gote to move with Sente's king alone on the board: Gote mates.
+  assert.equal(m.inspect('9/9/9/9/9/9/4p4/9/4K4 w g 1'), 0);
+  assert.equal(m.reply().attacker, 'w');
+});
+
+// Faults of every reader, each rendered in Japanese by web/i18n.js (no English words left
+// outside the quoted input and SFEN text).
+const FAULTS = [
+  '9/9/9/9/9 b - 1',
+  `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`,
+  `position sfen ${BRIEF} moves G*3i 2h1i 2h1g`,
+  `${BRIEF} BGS6P2rb2p`,
+  '4k4/9/9/9/9/9/9/9/K3K4 b - 1',
+  'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1',
+  '4k4/9/9/9/9/9/9/9/4K4 b 19P 1',
+  'P3k4/9/9/9/9/9/9/9/4K4 b - 1',
+  '4k4/9/9/9/9/9/P8/P8/4K4 b - 1',
+  '4k4/4R4/9/9/9/9/9/9/4K4 b - 1',
+  '4k4/9/9/9/9/9/9/9/4K4 b 3X 1',
+  '4k4/9/9/9/9/9/9/9/4K4 b - 0',
+  'hello world',
+  '',
+  '後手の持駒：なし\n| ・ ・ ・ ・ 猫 ・ ・ ・ ・|一\n',
+  '手合割：平手\n   1 ７六歩(77)\n   2 ９九猫(11)\n',
+  '手合割：平手\n   1 ７五歩(77)\n',
+  'PI\n+\n+7776XX\n',
+  'PI\n+\n-3334FU\n',
+  'P1 *  *  *  *  *  *  *  *  * \n+\n',
+];
+
+test('every fault of reading a position has a Japanese rendering', async () => {
+  const m = await load();
+  const inputs = [...FAULTS.map((t) => new TextEncoder().encode(t)), Uint8Array.from([0x6f, 0x6b, 0x0a, 0xff, 0xff, 0xff])];
+  for (const bytes of inputs) {
+    const label = new TextDecoder().decode(bytes);
+    assert.equal(m.inspectBytes(bytes), 1, label);
+    const r = m.reply();
+    assert.equal(r.ok, false, label);
+    assert.equal(r.error, r.line ? `line ${r.line}: ${r.reason}` : r.reason, label);
+    const ja = solverText('ja').error(r);
+    const rest = errorJa(r.reason).replace(/'[^']*'/g, '').replace(/\S*\/\S*/g, '')
+      .replace(/Shift_JIS/g, '');
+    assert.doesNotMatch(rest, /[a-z]{3,}/, `${label} -> ${r.error} -> ${ja}`);
+    assert.equal(solverText('en').error(r), r.error);
+  }
   assert.deepEqual(m.logs, []);
 });
