@@ -208,14 +208,16 @@ fn parse_threshold(v: &str) -> Result<Threshold, String> {
     about = "Solve one position (SFEN, or a KIF/KI2/CSA/SFEN file), or a batch of them.",
     after_help = "\
 A position is a SFEN (one argument or several words; 'sfen' / 'position sfen' prefixes and
-'moves ...' allowed), 'startpos', a file, or '-' for standard input. Files may hold SFEN, KIF or
-KI2 (a BOD diagram, a handicap, moves; the position after the last move) or CSA (P1..P9, PI,
-P+/P-, moves), in UTF-8 or Shift_JIS; the format is detected.
+'moves ...' allowed), 'startpos', a file, or '-' for standard input: one position (many go in a
+--batch file). Files may hold SFEN, KIF or KI2 (a BOD diagram, a handicap, moves; the position
+after the last move) or CSA (P1..P9, PI, P+/P-, moves), in UTF-8 or Shift_JIS; the format is
+detected.
 
 With --format usi (default) the USI answer goes to stdout, then nodes, time, what is established
 about the mate and the line in Japanese to stderr (stdout with --verbose). There is no time or
-node limit by default (--time-ms 0 and --nodes 0 mean none too). Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the search and prints the best
-line proven so far; a second Ctrl-C exits at once. Every 5 s a progress line goes to stderr.
+node limit by default (--time-ms 0 and --nodes 0 mean none too). Ctrl-C (SIGINT, SIGTERM,
+SIGHUP) stops the search and prints the best line proven so far; a second Ctrl-C exits at once.
+Every 5 s a progress line goes to stderr.
 
 Batch (--batch FILE|-): one position per line (a SFEN line or a file path; blank lines and
 '#' comments skipped); one JSON object per line on stdout; --jobs searches at once, each with
@@ -442,27 +444,35 @@ pub fn subcommand_of(args: &[String]) -> &str {
     }
 }
 
-/// Longest message an error line may carry; an argument is quoted back cut to [`ECHO_CHARS`].
-const MESSAGE_CHARS: usize = 400;
-/// Characters of a long word (an argument, a field) quoted back in an error.
-const ECHO_CHARS: usize = 60;
+/// Longest message an error line may carry.
+const MESSAGE_CHARS: usize = 600;
+/// A word (an argument, a path, a field) longer than this is cut when quoted back in an error.
+const WORD_CHARS: usize = 160;
+/// Characters kept at each end of a word that is cut.
+const WORD_END_CHARS: usize = 60;
 
-/// `msg` on one line, with every word longer than [`ECHO_CHARS`] cut (as the record readers cut a line they
-/// quote), and the whole cut to [`MESSAGE_CHARS`]: an argument of 100 KB is not echoed whole.
+/// `w` as an error quotes it: whole up to [`WORD_CHARS`], else its first and last
+/// [`WORD_END_CHARS`] characters around `...` (the record readers cut the lines they quote; a
+/// path keeps its file name).
+pub fn clip_word(w: &str) -> String {
+    let n = w.chars().count();
+    if n <= WORD_CHARS {
+        return w.to_string();
+    }
+    let head: String = w.chars().take(WORD_END_CHARS).collect();
+    let tail: String = w.chars().skip(n - WORD_END_CHARS).collect();
+    format!("{head}...{tail}")
+}
+
+/// `msg` on one line, with every word cut by [`clip_word`] and the whole cut to
+/// [`MESSAGE_CHARS`]: an argument of 100 KB is not echoed whole.
 pub fn clip_message(msg: &str) -> String {
-    use crate::record::shorten;
     let words: Vec<String> = msg
         .split(char::is_whitespace)
         .filter(|w| !w.is_empty())
-        .map(|w| {
-            if w.chars().count() > ECHO_CHARS + 20 {
-                shorten(w, ECHO_CHARS)
-            } else {
-                w.to_string()
-            }
-        })
+        .map(clip_word)
         .collect();
-    shorten(&words.join(" "), MESSAGE_CHARS)
+    crate::record::shorten(&words.join(" "), MESSAGE_CHARS)
 }
 
 /// One line of error and a hint where the usage is; status 2.
@@ -627,8 +637,15 @@ mod tests {
         assert!(m.len() < 300, "{}", m.len());
         assert!(m.contains("--hash-mb") && m.contains("xxx..."), "{m}");
         let m = clip_message(&"word ".repeat(50_000));
-        assert!(m.len() < 500 && !m.contains('\n'));
+        assert!(m.len() < 700 && !m.contains('\n'));
         assert_eq!(clip_message("short 'one'"), "short 'one'");
+        // A long path keeps its file name.
+        let path = format!("'/{}/missing.kif':", "d".repeat(300));
+        let m = clip_message(&format!("{path} file not found"));
+        assert!(
+            m.ends_with("/missing.kif': file not found") && m.len() < 200,
+            "{m}"
+        );
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! The position comes from SFEN words, `--sfen`, a file or standard input, read by
 //! [`crate::record`] (SFEN, KIF/KI2, CSA; UTF-8 or Shift_JIS).
 
-use super::args::{clip_message, usage_error, OutFormat, SearchOpts, SolveArgs, EXIT_USAGE};
+use super::args::{
+    clip_message, clip_word, usage_error, OutFormat, SearchOpts, SolveArgs, EXIT_USAGE,
+};
 use super::output::{note, say};
 use crate::mate::{Limits, Outcome, SearchResult, Solver};
 use crate::record::{self, csa, kif};
@@ -64,7 +66,7 @@ pub fn read_position(words: &[String], sfen: &Option<Vec<String>>) -> Result<Pos
     let text = words.join(" ");
     if !record::sfen::looks_like(&text) {
         if words.len() == 1 {
-            let w = record::shorten(&text, 60);
+            let w = clip_word(&text);
             if looks_like_file_name(&text) {
                 return Err(if Path::new(&text).exists() {
                     format!("'{w}' is not a file")
@@ -86,7 +88,7 @@ pub fn read_position(words: &[String], sfen: &Option<Vec<String>>) -> Result<Pos
                 files
                     .iter()
                     .take(3)
-                    .map(|f| format!("'{}'", record::shorten(f, 40)))
+                    .map(|f| format!("'{}'", clip_word(f)))
                     .collect::<Vec<_>>()
                     .join(", "),
                 if files.len() > 3 { ", ..." } else { "" }
