@@ -8,6 +8,7 @@ Needs ../shared/problems (TSUMUGI_PROBLEMS); skips visibly without it.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import time
@@ -162,3 +163,94 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert len(out.read_text().splitlines()) == n
     piped = run_batch(inp, "--jobs", "2")
     assert f"/{n} " not in piped.stderr and "batch:" in piped.stderr, piped.stderr
+
+
+def mate1_positions(n: int) -> list[str]:
+    rows = (problems_dir() / "mate1.tsv").read_text().splitlines()
+    return [r.split("\t")[0] for r in rows if r.strip() and not r.startswith("#")][:n]
+
+
+# 無双19 (31 plies): some 1.6 M nodes with one thread and a 64 MB table, seconds even on a fast
+# host; the first run is interrupted while it is still being searched, the resumed run solves it.
+SLOW = "3gS2n1/1pk1Pp3/4p1Lp1/1Gpp3l1/4n4/3N5/+p1B2r3/2R2N3/9 b BGg3s2l10p 1"
+SUMMARY_RE = re.compile(r"batch: (\d+) answered \(([^)]*)\)")
+
+
+def test_ordered_ctrl_c_writes_the_finished_prefix_and_counts_only_it(tmp_path):
+    """--ordered --jobs 2 with a slow third line: after Ctrl-C the output holds every finished
+    answer that input order lets through (lines 1-2), the summary counts exactly those, the
+    answers that finished after the slow line are counted apart, and `--skip-done` resumes with
+    exactly the rest, the whole file then in input order."""
+    quick = mate1_positions(30)
+    lines = quick[:2] + [SLOW] + quick[2:]
+    inp = tmp_path / "in.txt"
+    inp.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    opts = ["--hash-mb", "64", "--ordered", "--jobs", "2"]
+    with out.open("ab") as f:
+        p = subprocess.Popen([str(engine_path()), "solve", "--batch", str(inp), *opts,
+                              "--skip-done", str(out)], stdout=f, stderr=subprocess.PIPE,
+                             text=True)
+        deadline = time.monotonic() + 120
+        while out.read_bytes().count(b"\n") < 2 and p.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # The 28 mates in 1 after the slow line finish in well under this.
+        time.sleep(1.0)
+        assert p.poll() is None, "the slow line finished before the interruption: nothing tested"
+        p.send_signal(signal.SIGINT)
+        rc = p.wait(timeout=60)
+        err = p.stderr.read()
+    assert rc == 130, (rc, err)
+    written = answers(out.read_text())
+    assert [o["line"] for o in written] == [1, 2], written
+    m = SUMMARY_RE.search(err)
+    assert m, err
+    assert int(m.group(1)) == len(written), err
+    assert m.group(2) == f"{len(written)} mate", err
+    held = re.search(r"; (\d+) finished after an unfinished line and were not written", err)
+    assert held and int(held.group(1)) > 0, err
+    with out.open("ab") as f:
+        r = subprocess.run([str(engine_path()), "solve", "--batch", str(inp), *opts,
+                            "--skip-done", str(out)], stdout=f, stderr=subprocess.PIPE,
+                           text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "(2 already answered" in r.stderr, r.stderr
+    m = SUMMARY_RE.search(r.stderr)
+    assert m and int(m.group(1)) == len(lines) - 2, r.stderr
+    final = answers(out.read_text())
+    assert [o["line"] for o in final] == list(range(1, len(lines) + 1)), final
+    for o in final:
+        assert o["result"] == "mate", o
+        ok, why = verify_mate_line(o["sfen"], o["moves"])
+        assert ok, (why, o)
+
+
+FRAME_RE = re.compile(r"(\d+)/(\d+) ([^\r\n\x1b]*?) \(eta")
+
+
+def test_progress_last_frame_matches_the_summary(tmp_path):
+    """On a terminal, the last progress frame drawn says what the summary says: all N done and
+    the same counts by result (the frame is drawn as it stands, not left a step behind)."""
+    import shutil
+    if shutil.which("script") is None:
+        pytest.skip("SKIPPED: no `script` command to give tsumugi a terminal")
+    quick = mate1_positions(100)
+    inp = tmp_path / "in.txt"
+    inp.write_text("\n".join(quick) + "\n")
+    out, typescript = tmp_path / "out.jsonl", tmp_path / "typescript"
+    cmd = (f"'{engine_path()}' solve --batch '{inp}' --hash-mb 16 --jobs 2 --ordered "
+           f"> '{out}'")
+    r = subprocess.run(["script", "-qec", cmd, str(typescript)], capture_output=True,
+                       timeout=600)
+    assert r.returncode == 0, r
+    tty = typescript.read_bytes().decode(errors="replace")
+    summary = SUMMARY_RE.search(tty)
+    assert summary, tty[-500:]
+    frames = FRAME_RE.findall(tty[: summary.start()])
+    assert frames, tty[-500:]
+    pos, total, msg = frames[-1]
+    n = len(quick)
+    assert (int(pos), int(total)) == (n, n), frames[-3:]
+    assert int(summary.group(1)) == n and msg == summary.group(2), (frames[-3:], summary.group(0))
+    assert len(out.read_text().splitlines()) == n

@@ -332,7 +332,7 @@ def test_binary_and_missing_files(tmp_path):
     r = run("solve", p)
     assert r.returncode == 2 and b"neither UTF-8 nor Shift_JIS" in r.stderr, r
     r = run("solve", tmp_path / "missing.kif")
-    assert r.returncode == 2 and b"neither a file nor a SFEN" in r.stderr, r
+    assert r.returncode == 2 and b"missing.kif': file not found" in r.stderr, r
 
 
 # df-pn-rust's ASCII board, laid out as its examples/five.txt: the defender's hand, a frame,

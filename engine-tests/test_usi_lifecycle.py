@@ -78,7 +78,8 @@ def test_hundreds_of_go_mate_get_exactly_one_checkmate_each(engine):
             engine.send("isready")
             _, before = engine.wait_for("readyok", 5)
             assert not any(b.startswith("checkmate") for b in before), before
-    # Answers without a search, and a stopped search.
+    # Answers without a search (and `go mate 0`, no limit, on the last, quick position), and a
+    # stopped search.
     for cmd in ["go mate junk", "go mate 0", "go mate -1"]:
         engine.send(cmd)
         sent += 1

@@ -52,8 +52,9 @@ stays spare); among equal lengths the defender avoids 駒余り; 変同 and 変�
 pub struct CheckOptions {
     /// The intended line from the root (attacker first); `None`: the engine's composer line.
     pub solution: Option<Vec<Move>>,
-    /// Wall-clock budget of the whole check, shared among its questions.
-    pub time: Duration,
+    /// Wall-clock budget of the whole check, shared among its questions (`None`: no limit,
+    /// each question searched until decided).
+    pub time: Option<Duration>,
     /// Transposition table size (MB), one table for every question.
     pub hash_mb: usize,
     /// Look for 変化別詰 in the variations (one more search per check in each variation).
@@ -64,7 +65,7 @@ impl Default for CheckOptions {
     fn default() -> Self {
         CheckOptions {
             solution: None,
-            time: Duration::from_secs(60),
+            time: Some(Duration::from_secs(60)),
             hash_mb: 256,
             variations: true,
         }
@@ -87,7 +88,7 @@ struct Checker<'a> {
     solver: Solver,
     stop: &'a AtomicBool,
     start: Instant,
-    deadline: Instant,
+    deadline: Option<Instant>,
     report: Report,
     /// Called every `PROGRESS_EVERY` with what is done so far.
     progress: &'a mut dyn FnMut(&Progress),
@@ -111,21 +112,22 @@ pub struct Progress {
 impl Checker<'_> {
     /// The time share of one of `left` questions still to ask (the rest of the budget split
     /// evenly, so questions answered early leave their time to the others).
-    fn share(&self, left: usize) -> Duration {
-        let rest = self.deadline.saturating_duration_since(Instant::now());
-        (rest / left.max(1) as u32).max(MIN_SHARE)
+    /// `None` when the check has no time limit.
+    fn share(&self, left: usize) -> Option<Duration> {
+        let rest = self.deadline?.saturating_duration_since(Instant::now());
+        Some((rest / left.max(1) as u32).max(MIN_SHARE))
     }
 
     /// Solves `pos` within `share` (and `max_plies`), post-search `post`.
     fn solve(
         &mut self,
         pos: &Position,
-        share: Duration,
+        share: Option<Duration>,
         max_plies: Option<u32>,
         post: PostSearch,
     ) -> SearchResult {
         let limits = Limits {
-            time: Some(share),
+            time: share,
             max_plies,
             post_search: post,
             ..Limits::default()
@@ -145,7 +147,7 @@ impl Checker<'_> {
     }
 
     fn out_of_time(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -223,7 +225,7 @@ pub fn check_with_progress(
         solver: Solver::new(opts.hash_mb),
         stop,
         start,
-        deadline: start + opts.time,
+        deadline: opts.time.map(|t| start + t),
         report: Report::new(root),
         progress,
         last_progress: start,
@@ -237,7 +239,7 @@ pub fn check_with_progress(
     }
     // The problem itself: the shortest mate and the composers' line (a quarter of the budget at
     // most; the alternatives need the rest).
-    let share = (opts.time / 4).max(MIN_SHARE);
+    let share = opts.time.map(|t| (t / 4).max(MIN_SHARE));
     let r = c.solve(root, share, None, PostSearch::Composer);
     let composed = match &r.outcome {
         Outcome::Mate(l) => Some(l.clone()),
@@ -290,7 +292,7 @@ pub fn check_with_progress(
         (None, Some(l)) => {
             // The engine's composer mode omits only interpositions its static rule sees; the
             // line is read again with the check's own 無駄合 rule when the time allows.
-            let until = Instant::now() + opts.time / 4;
+            let until = opts.time.map(|t| Instant::now() + t / 4);
             match reread(&mut c, root, &l, until) {
                 Some(better) if better != l => {
                     c.report.reread = true;
@@ -423,13 +425,18 @@ fn ends_in_useless(c: &mut Checker, root: &Position, line: &[Move]) -> Option<bo
 /// `useless`) are dropped, and the defender takes the longest, then the one leaving fewer
 /// spare pieces, then the guide's. The line ends at mate or where only useless interpositions
 /// are left. `None` when a search did not decide or `until` passed.
-fn reread(c: &mut Checker, root: &Position, guide: &[Move], until: Instant) -> Option<Vec<Move>> {
+fn reread(
+    c: &mut Checker,
+    root: &Position,
+    guide: &[Move],
+    until: Option<Instant>,
+) -> Option<Vec<Move>> {
     let attacker = root.side_to_move();
     let mut p = root.clone();
     let mut out = vec![];
     let mut guide = guide.to_vec();
     while out.len() < 4 * guide.len() + 64 {
-        if Instant::now() >= until || c.out_of_time() {
+        if until.is_some_and(|u| Instant::now() >= u) || c.out_of_time() {
             return None;
         }
         if p.side_to_move() == attacker {
@@ -843,7 +850,7 @@ fn attacker_alternative(
     c: &mut Checker,
     (p, next): (&Position, &Position),
     q: &Question,
-    share: Duration,
+    share: Option<Duration>,
     rest: usize,
     main: &Main,
 ) {

@@ -12,7 +12,7 @@ fn run(sfen: &str, solution: Option<&str>) -> Report {
     let p = pos(sfen);
     let opts = CheckOptions {
         solution: solution.map(|s| parse_solution(&p, s).unwrap()),
-        time: Duration::from_secs(10),
+        time: Some(Duration::from_secs(10)),
         hash_mb: 16,
         variations: true,
     };
@@ -232,7 +232,7 @@ fn undecided_when_out_of_time() {
     let p = pos("8k/9/9/7+B1/9/9/9/9/9 b NB 1");
     let opts = CheckOptions {
         solution: Some(parse_solution(&p, "2d3c 1a1b B*2c 1b2a N*1c 2a3a 2c3b+").unwrap()),
-        time: Duration::from_millis(1),
+        time: Some(Duration::from_millis(1)),
         hash_mb: 16,
         variations: true,
     };

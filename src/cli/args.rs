@@ -41,22 +41,22 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve one position (SFEN, or a KIF/KI2/CSA/SFEN file), or a batch of them.
-    #[command(help_template = HELP)]
+    #[command(help_template = HELP, allow_negative_numbers = true)]
     Solve(SolveArgs),
     /// Count the leaves of the legal-move tree to a depth.
-    #[command(help_template = HELP)]
+    #[command(help_template = HELP, allow_negative_numbers = true)]
     Perft(PerftArgs),
     /// Print the legal (or checking, or evading) moves of a position, sorted, on one line.
-    #[command(help_template = HELP)]
+    #[command(help_template = HELP, allow_negative_numbers = true)]
     Moves(MovesArgs),
     /// Solve the built-in positions and print a deterministic node signature.
-    #[command(help_template = HELP)]
+    #[command(help_template = HELP, allow_negative_numbers = true)]
     Bench(BenchArgs),
     /// Place pieces so that none attacks another (利かずの駒並べ): count, first or all.
-    #[command(help_template = HELP)]
+    #[command(help_template = HELP, allow_negative_numbers = true)]
     Kikazu(KikazuArgs),
     /// Check a composed problem: 余詰, longest defences, 駒余り, 変同, 変化別詰.
-    #[command(help_template = HELP)]
+    #[command(help_template = HELP, allow_negative_numbers = true)]
     Check(CheckArgs),
 }
 
@@ -89,17 +89,18 @@ pub struct CheckArgs {
     /// The problem as SFEN (one argument or several words).
     #[arg(long, value_name = "SFEN", num_args = 1.., conflicts_with = "position")]
     pub sfen: Option<Vec<String>>,
-    /// The intended solution, USI moves from the problem (\"2b2a+ 3a2a G*2b\").
+    /// The intended solution, USI moves from the problem ("2b2a+ 3a2a G*2b").
     #[arg(long, value_name = "MOVES")]
     pub solution: Option<String>,
-    /// Time budget of the whole check in milliseconds, shared among its questions.
+    /// Time budget of the whole check in milliseconds, shared among its questions (0: no
+    /// limit, each question searched until decided).
     #[arg(long, value_name = "T", default_value_t = 60_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = count::<0, { u64::MAX }>)]
     pub time_ms: u64,
     /// Transposition table size in MB; reduced, with a warning, to what the available memory
     /// allows.
     #[arg(long, value_name = "M", default_value_t = 256,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+          value_parser = count::<1, { 1 << 20 }>)]
     pub hash_mb: u64,
     /// How the report is written.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
@@ -148,11 +149,11 @@ pub enum OutFormat {
 /// The options of one search, shared by single and batch solving.
 #[derive(Args, Debug, Clone)]
 pub struct SearchOpts {
-    /// Time limit per position in milliseconds (default: none, search until answered).
-    #[arg(long, value_name = "T")]
+    /// Time limit per position in milliseconds (default or 0: none, search until answered).
+    #[arg(long, value_name = "T", value_parser = count::<0, { u64::MAX }>)]
     pub time_ms: Option<u64>,
-    /// Node limit per position (exact).
-    #[arg(long, value_name = "N")]
+    /// Node limit per position (exact; default or 0: none).
+    #[arg(long, value_name = "N", value_parser = count::<0, { u64::MAX }>)]
     pub nodes: Option<u64>,
     /// Look for mates of at most N plies only (0: no limit): the answer is a mate within N
     /// (its shortest length only when proven) or "no mate within N plies", proven, which says
@@ -163,12 +164,12 @@ pub struct SearchOpts {
     /// Transposition table size in MB, per search (each batch job has its own); reduced, with a
     /// warning, to what the available memory allows.
     #[arg(long, value_name = "M", default_value_t = 256,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+          value_parser = count::<1, { 1 << 20 }>)]
     pub hash_mb: u64,
     /// Search threads over one table (default: the cores available, at most 8; 1 in a batch,
     /// where --jobs runs one search per core). 1 gives the same search node for node.
     #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+          value_parser = count::<1, { MAX_THREADS as u64 }>)]
     pub threads: Option<u64>,
     /// After the first proof: the shortest mate, nothing, or the shortest as composers count it
     /// (the line shown is then in the composers' count, and the report names it so, with the
@@ -182,6 +183,22 @@ pub struct SearchOpts {
     /// cannot mate, or whose opponent has no king, is the one being mated).
     #[arg(long)]
     pub no_defender_root: bool,
+}
+
+/// A whole number from `LO` to `HI`. Numeric options also take values that start with '-'
+/// (`allow_negative_numbers` on each subcommand), so that `--hash-mb -1` is refused here,
+/// naming the option, rather than read as an unknown option.
+fn count<const LO: u64, const HI: u64>(v: &str) -> Result<u64, String> {
+    let range = if HI == u64::MAX {
+        format!("{LO} or more")
+    } else {
+        format!("from {LO} to {HI}")
+    };
+    match v.trim().parse::<u64>() {
+        Ok(n) if (LO..=HI).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("out of range: a whole number {range}")),
+        Err(_) => Err(format!("not a whole number {range}")),
+    }
 }
 
 fn parse_threshold(v: &str) -> Result<Threshold, String> {
@@ -201,19 +218,23 @@ fn parse_threshold(v: &str) -> Result<Threshold, String> {
     about = "Solve one position (SFEN, or a KIF/KI2/CSA/SFEN file), or a batch of them.",
     after_help = "\
 A position is a SFEN (one argument or several words; 'sfen' / 'position sfen' prefixes and
-'moves ...' allowed), 'startpos', a file, or '-' for standard input. Files may hold SFEN, KIF or
-KI2 (a BOD diagram, a handicap, moves; the position after the last move) or CSA (P1..P9, PI,
-P+/P-, moves), in UTF-8 or Shift_JIS; the format is detected.
+'moves ...' allowed), 'startpos', a file, or '-' for standard input: one position (many go in a
+--batch file). Files may hold SFEN, KIF or KI2 (a BOD diagram, a handicap, moves; the position
+after the last move) or CSA (P1..P9, PI, P+/P-, moves), in UTF-8 or Shift_JIS; the format is
+detected.
 
 With --format usi (default) the USI answer goes to stdout, then nodes, time, what is established
 about the mate and the line in Japanese to stderr (stdout with --verbose). There is no time or
-node limit by default. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the search and prints the best
-line proven so far; a second Ctrl-C exits at once. Every 5 s a progress line goes to stderr.
+node limit by default (--time-ms 0 and --nodes 0 mean none too). Ctrl-C (SIGINT, SIGTERM,
+SIGHUP) stops the search and prints the best line proven so far; a second Ctrl-C exits at once.
+Every 5 s a progress line goes to stderr.
 
 Batch (--batch FILE|-): one position per line (a SFEN line or a file path; blank lines and
 '#' comments skipped); one JSON object per line on stdout; --jobs searches at once, each with
---hash-mb of its own; a progress bar on stderr when it is a terminal, a summary at the end.
-Resume a killed run with: tsumugi solve --batch in.txt --skip-done out.jsonl >> out.jsonl
+--hash-mb of its own; a progress bar on stderr when it is a terminal, a summary at the end
+(both count the answers written). Ctrl-C writes the finished answers; with --ordered only those
+up to the first unfinished line, so that the output stays in input order. Resume with:
+tsumugi solve --batch in.txt --skip-done out.jsonl >> out.jsonl
 
 --max-plies N asks \"is there a mate within N plies?\": longer mates are not searched. The answer
 is a mate within N, or \"no mate within N plies\" (proven; not a proof that there is no mate at
@@ -246,9 +267,10 @@ pub struct SolveArgs {
     pub batch: Option<String>,
     /// Batch: searches at once (default: the cores available).
     #[arg(long, value_name = "N", requires = "batch",
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
+          value_parser = count::<1, 1024>)]
     pub jobs: Option<u64>,
-    /// Batch: write answers in input order (default: as they finish).
+    /// Batch: write answers in input order (default: as they finish). Ctrl-C then writes the
+    /// finished ones up to the first unfinished line.
     #[arg(long, requires = "batch")]
     pub ordered: bool,
     /// Batch: skip positions already answered in OUTPUT (an earlier run's JSON lines; a
@@ -338,11 +360,11 @@ pub struct MovesArgs {
 pub struct BenchArgs {
     /// Table size in MB.
     #[arg(long, value_name = "M", default_value_t = super::bench::DEFAULT_HASH_MB as u64,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+          value_parser = count::<1, { 1 << 20 }>)]
     pub hash_mb: u64,
     /// Search threads per position.
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+          value_parser = count::<1, { MAX_THREADS as u64 }>)]
     pub threads: u64,
 }
 
@@ -386,20 +408,29 @@ pub struct KikazuArgs {
     #[arg(long, requires = "all")]
     pub picture: bool,
     /// Search threads (default: the cores available).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "N", value_parser = count::<1, 256>)]
     pub threads: Option<u64>,
     /// The board: <files>x<ranks>, the top-right corner of the 9x9 board (files 1.., ranks a..).
     #[arg(long, value_name = "FxR", default_value = "9x9")]
     pub board: String,
-    /// Stop after this many milliseconds (the answer is then incomplete; exit status 3).
-    #[arg(long, value_name = "T")]
+    /// Stop after this many milliseconds (the answer is then incomplete; exit status 3; 0: no
+    /// limit, the default).
+    #[arg(long, value_name = "T", value_parser = count::<0, { u64::MAX }>)]
     pub time_ms: Option<u64>,
 }
 
 /// Parses `args` (without the program name). `Err` is the exit status after help, the version
 /// or a usage error was printed.
 pub fn parse(args: &[String]) -> Result<Cli, ExitCode> {
-    let argv = std::iter::once("tsumugi".to_string()).chain(args.iter().cloned());
+    // `tsumugi help --help` asks for the help of `help`: clap's help subcommand takes no options,
+    // so it is answered with the top-level help, which says how to get each one's.
+    let help_of_help = args.first().is_some_and(|a| a == "help")
+        && args[1..].iter().any(|a| a == "--help" || a == "-h");
+    let argv = std::iter::once("tsumugi".to_string()).chain(if help_of_help {
+        vec!["--help".to_string()]
+    } else {
+        args.to_vec()
+    });
     match Cli::try_parse_from(argv) {
         Ok(c) => Ok(c),
         Err(e) => {
@@ -410,20 +441,54 @@ pub fn parse(args: &[String]) -> Result<Cli, ExitCode> {
                     Err(ExitCode::SUCCESS)
                 }
                 _ => {
-                    let sub = args
-                        .first()
-                        .filter(|a| {
-                            ["solve", "perft", "moves", "bench", "kikazu"].contains(&a.as_str())
-                        })
-                        .map_or("", |s| s.as_str());
                     let text = e.render().to_string();
                     let first = text.lines().next().unwrap_or("error: bad arguments");
                     let msg = first.strip_prefix("error: ").unwrap_or(first);
-                    Err(usage_error(sub, msg))
+                    Err(usage_error(subcommand_of(args), msg))
                 }
             }
         }
     }
+}
+
+/// The subcommand `args` name (the first word, when it is one), for the help hint; "" for none.
+pub fn subcommand_of(args: &[String]) -> &str {
+    use clap::CommandFactory;
+    match args.first() {
+        Some(a) if Cli::command().get_subcommands().any(|c| c.get_name() == a) => a,
+        _ => "",
+    }
+}
+
+/// Longest message an error line may carry.
+const MESSAGE_CHARS: usize = 600;
+/// A word (an argument, a path, a field) longer than this is cut when quoted back in an error.
+const WORD_CHARS: usize = 160;
+/// Characters kept at each end of a word that is cut.
+const WORD_END_CHARS: usize = 60;
+
+/// `w` as an error quotes it: whole up to [`WORD_CHARS`], else its first and last
+/// [`WORD_END_CHARS`] characters around `...` (the record readers cut the lines they quote; a
+/// path keeps its file name).
+pub fn clip_word(w: &str) -> String {
+    let n = w.chars().count();
+    if n <= WORD_CHARS {
+        return w.to_string();
+    }
+    let head: String = w.chars().take(WORD_END_CHARS).collect();
+    let tail: String = w.chars().skip(n - WORD_END_CHARS).collect();
+    format!("{head}...{tail}")
+}
+
+/// `msg` on one line, with every word cut by [`clip_word`] and the whole cut to
+/// [`MESSAGE_CHARS`]: an argument of 100 KB is not echoed whole.
+pub fn clip_message(msg: &str) -> String {
+    let words: Vec<String> = msg
+        .split(char::is_whitespace)
+        .filter(|w| !w.is_empty())
+        .map(clip_word)
+        .collect();
+    crate::record::shorten(&words.join(" "), MESSAGE_CHARS)
 }
 
 /// One line of error and a hint where the usage is; status 2.
@@ -433,7 +498,10 @@ pub fn usage_error(sub: &str, msg: &str) -> ExitCode {
     } else {
         format!("tsumugi {sub} --help")
     };
-    note(format_args!("error: {msg}\nhint: '{help}' shows the usage"));
+    note(format_args!(
+        "error: {}\nhint: '{help}' shows the usage",
+        clip_message(msg)
+    ));
     ExitCode::from(EXIT_USAGE)
 }
 
@@ -507,6 +575,93 @@ mod tests {
         assert!(parse_err("bench --threads 257").contains("--threads"));
         assert!(parse_err("perft 13").contains("13"));
         assert!(parse_err("frobnicate").contains("frobnicate"));
+    }
+
+    #[test]
+    fn negative_numbers_are_refused_naming_the_option() {
+        for (args, opt) in [
+            ("solve --hash-mb -1 startpos", "--hash-mb"),
+            ("solve --time-ms -5 startpos", "--time-ms"),
+            ("solve --nodes -5 startpos", "--nodes"),
+            ("solve --threads -2 startpos", "--threads"),
+            ("solve --batch x --jobs -1", "--jobs"),
+            ("check --hash-mb -1 startpos", "--hash-mb"),
+            ("check --time-ms -1 startpos", "--time-ms"),
+            ("bench --hash-mb -1", "--hash-mb"),
+            ("bench --threads -1", "--threads"),
+            ("kikazu --threads -1", "--threads"),
+            ("kikazu --time-ms -1", "--time-ms"),
+        ] {
+            let e = parse_err(args);
+            assert!(e.contains(opt), "{args}: {e}");
+            assert!(!e.contains("unexpected argument"), "{args}: {e}");
+            assert!(e.contains("whole number"), "{args}: {e}");
+        }
+        assert!(parse_err("perft -1").contains("DEPTH"));
+    }
+
+    #[test]
+    fn zero_time_and_nodes_are_accepted_everywhere() {
+        let Some(Command::Check(c)) = parse_ok("check --time-ms 0 startpos").command else {
+            panic!()
+        };
+        assert_eq!(c.time_ms, 0);
+        let Some(Command::Solve(a)) = parse_ok("solve --time-ms 0 --nodes 0 startpos").command
+        else {
+            panic!()
+        };
+        let limits = super::super::solve::limits_of(&a.search, false);
+        assert_eq!((limits.time, limits.nodes), (None, None));
+        let Some(Command::Kikazu(k)) = parse_ok("kikazu --time-ms 0").command else {
+            panic!()
+        };
+        assert_eq!(k.time_ms, Some(0));
+    }
+
+    #[test]
+    fn usage_hint_names_every_subcommand() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(subcommand_of(&args("check --frobnicate x")), "check");
+        assert_eq!(subcommand_of(&args("solve --frobnicate x")), "solve");
+        assert_eq!(subcommand_of(&args("kikazu --frobnicate")), "kikazu");
+        assert_eq!(subcommand_of(&args("frobnicate")), "");
+        assert_eq!(subcommand_of(&args("--frobnicate")), "");
+    }
+
+    #[test]
+    fn help_of_help_is_the_top_level_help() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(parse(&args("help --help")).unwrap_err(), ExitCode::SUCCESS);
+        assert_eq!(parse(&args("help -h")).unwrap_err(), ExitCode::SUCCESS);
+        assert_eq!(parse(&args("help check")).unwrap_err(), ExitCode::SUCCESS);
+    }
+
+    #[test]
+    fn check_help_shows_plain_quotes() {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        let check = cmd.find_subcommand_mut("check").unwrap();
+        let help = check.render_long_help().to_string();
+        assert!(help.contains("(\"2b2a+ 3a2a G*2b\")"), "{help}");
+        assert!(!help.contains('\\'), "{help}");
+    }
+
+    #[test]
+    fn long_arguments_are_cut_in_messages() {
+        let long = "x".repeat(100_000);
+        let m = clip_message(&format!("invalid value '{long}' for '--hash-mb <M>'"));
+        assert!(m.len() < 300, "{}", m.len());
+        assert!(m.contains("--hash-mb") && m.contains("xxx..."), "{m}");
+        let m = clip_message(&"word ".repeat(50_000));
+        assert!(m.len() < 700 && !m.contains('\n'));
+        assert_eq!(clip_message("short 'one'"), "short 'one'");
+        // A long path keeps its file name.
+        let path = format!("'/{}/missing.kif':", "d".repeat(300));
+        let m = clip_message(&format!("{path} file not found"));
+        assert!(
+            m.ends_with("/missing.kif': file not found") && m.len() < 200,
+            "{m}"
+        );
     }
 
     #[test]

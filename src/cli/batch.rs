@@ -13,8 +13,11 @@
 //! `--jobs N` worker threads (default: the cores available) each own a solver with its own
 //! `--hash-mb` table (the total is said up front) and take the next position when done. Answers
 //! are written as they finish, or in input order with `--ordered`. A progress bar goes to
-//! stderr when it is a terminal; a summary at the end. Ctrl-C stops the searches under way;
-//! their unfinished answers are not written (a resumed run does them again).
+//! stderr when it is a terminal; a summary at the end. Both count the answers written. Ctrl-C
+//! stops the searches under way; their unfinished answers are not written (a resumed run does
+//! them again). With `--ordered`, every finished answer up to the first unfinished line is
+//! written; those that finished after it are dropped (and counted apart), so the output stays in
+//! input order and the resumed run appends exactly the rest, still in order.
 
 use super::args::{usage_error, OutFormat, SolveArgs};
 use super::output::note;
@@ -258,19 +261,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
     } else {
         indicatif::ProgressBar::hidden()
     };
+    // Counted as written: the bar, its message and the summary speak of the same lines.
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut pending: BTreeMap<usize, String> = BTreeMap::new();
     let mut next_out = 0;
     let mut out = std::io::stdout().lock();
     let mut closed = false;
     for (i, ans) in rx.iter() {
-        let result = serde_json::from_str::<serde_json::Value>(&ans)
-            .ok()
-            .and_then(|v| v.get("result")?.as_str().map(String::from))
-            .unwrap_or_default();
-        *counts.entry(result).or_default() += 1;
-        bar.inc(1);
-        bar.set_message(summary_counts(&counts));
         let ready: Vec<String> = if args.ordered {
             pending.insert(i, ans);
             let mut v = vec![];
@@ -283,13 +280,22 @@ pub fn run(args: SolveArgs) -> ExitCode {
             vec![ans]
         };
         for a in ready {
+            let result = serde_json::from_str::<serde_json::Value>(&a)
+                .ok()
+                .and_then(|v| v.get("result")?.as_str().map(String::from))
+                .unwrap_or_default();
             // One write per answer: a run killed at any moment leaves whole lines.
             let mut line = a.into_bytes();
             line.push(b'\n');
             if out.write_all(&line).and_then(|_| out.flush()).is_err() {
                 closed = true;
+                break;
             }
+            *counts.entry(result).or_default() += 1;
         }
+        // The message before the position: a frame drawn by either shows the same count.
+        bar.set_message(progress_counts(&counts, pending.len()));
+        bar.set_position(counts.values().sum::<usize>() as u64);
         if closed {
             STOP.store(true, Ordering::SeqCst);
             break;
@@ -299,14 +305,29 @@ pub fn run(args: SolveArgs) -> ExitCode {
     for w in workers {
         let _ = w.join();
     }
-    bar.finish_and_clear();
+    let held = pending.len();
+    // The last frame is drawn as it stands (the rate limit may have skipped the last update),
+    // so that it says what the summary says.
+    bar.set_message(summary_counts(&counts));
+    bar.abandon();
     let interrupted = STOP.load(Ordering::SeqCst) && !closed;
     let answered: usize = counts.values().sum();
+    let dropped = if held > 0 {
+        // With --ordered an answer is written only after every earlier line's: those that
+        // finished after an unfinished one are dropped, so that the output stays in input order
+        // and a run resumed with --skip-done appends exactly the lines from that one on.
+        format!(
+            "; {held} finished after an unfinished line and were not written (--ordered: a \
+             resumed run solves them again)"
+        )
+    } else {
+        String::new()
+    };
     note(format_args!(
-        "batch: {answered} answered ({}), {skipped} skipped as done, {} not reached; {:.1} s \
-         with {jobs} {}{}",
+        "batch: {answered} answered ({}), {skipped} skipped as done, {} not reached{dropped}; \
+         {:.1} s with {jobs} {}{}",
         summary_counts(&counts),
-        todo.len() - answered,
+        todo.len() - answered - held,
         start.elapsed().as_secs_f64(),
         if jobs == 1 { "job" } else { "jobs" },
         if interrupted { "; interrupted" } else { "" }
@@ -320,6 +341,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The bar's message: the written answers by result, and those waiting for an earlier line
+/// (`--ordered`).
+fn progress_counts(counts: &BTreeMap<String, usize>, waiting: usize) -> String {
+    let mut s = summary_counts(counts);
+    if waiting > 0 {
+        s.push_str(&format!(", {waiting} waiting for an earlier line"));
+    }
+    s
 }
 
 fn summary_counts(counts: &BTreeMap<String, usize>) -> String {

@@ -1,7 +1,7 @@
 //! `tsumugi check`: check a composed problem (余詰, longest defences, 駒余り, variations) and
 //! write the report as text or JSON (see [`crate::check`]).
 
-use super::args::{usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
+use super::args::{clip_message, usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
 use super::output::{note, say};
 use super::solve::{install_signal_handler, read_position, EXIT_INTERRUPTED, STOP};
 use crate::check::{check_with_progress, parse_solution, CheckOptions, Verdict};
@@ -35,7 +35,8 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => {
             note(format_args!(
-                "error: {e}\nhint: 'tsumugi check --help' says what a problem may be"
+                "error: {}\nhint: 'tsumugi check --help' says what a problem may be",
+                clip_message(&e)
             ));
             return ExitCode::from(EXIT_USAGE);
         }
@@ -47,7 +48,7 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
             }
             Ok(l) => Some(l),
             Err(e) => {
-                note(format_args!("error: --solution: {e}"));
+                note(format_args!("error: --solution: {}", clip_message(&e)));
                 return ExitCode::from(EXIT_USAGE);
             }
         },
@@ -55,7 +56,8 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     };
     let opts = CheckOptions {
         solution,
-        time: Duration::from_millis(args.time_ms),
+        // 0 is no limit, as for every --time-ms.
+        time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
         hash_mb: super::solve::fit_hash_mb(args.hash_mb, 1),
         variations: !args.no_variations,
     };
@@ -63,10 +65,10 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     let budget = opts.time;
     let report = crate::mate::with_search_stack(move || {
         check_with_progress(&pos, &opts, &STOP, &mut |p| {
+            let of = budget.map_or(String::new(), |b| format!(" of {:.0} s", b.as_secs_f64()));
             note(format_args!(
-                "... {:.0} s of {:.0} s: {} searches, {} findings so far",
+                "... {:.0} s{of}: {} searches, {} findings so far",
                 p.elapsed.as_secs_f64(),
-                budget.as_secs_f64(),
                 p.searches,
                 p.findings
             ))

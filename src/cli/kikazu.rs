@@ -51,7 +51,11 @@ pub fn cmd_kikazu(args: KikazuArgs) -> ExitCode {
         bidirectional: args.bidirectional,
         mode,
         threads,
-        deadline: args.time_ms.map(|ms| start + Duration::from_millis(ms)),
+        // 0 is no limit, as for every --time-ms.
+        deadline: args
+            .time_ms
+            .filter(|&ms| ms > 0)
+            .map(|ms| start + Duration::from_millis(ms)),
     };
     if set.len() > area.size() {
         note(format_args!(

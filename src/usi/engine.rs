@@ -308,6 +308,9 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
                 self.answer_now(kind, Answer::Unknown);
                 return;
             }
+            // `go mate 0` is no limit, as 0 is everywhere (NodesLimit 0, the command line's
+            // --time-ms 0): a search stopped before it starts answers nothing.
+            Some(MateTime::Millis(0)) => Some((None, false, MATE_BACKSTOP)),
             Some(MateTime::Millis(ms)) => Some((ms_limit(*ms), false, MATE_BACKSTOP)),
             Some(MateTime::Infinite) => Some((None, false, MATE_BACKSTOP)),
             None => None,
@@ -328,7 +331,11 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
         let o = &self.options;
         let limits = Limits {
             time,
-            nodes: go.nodes.or((o.nodes_limit > 0).then_some(o.nodes_limit)),
+            // `go nodes 0`, like NodesLimit 0, is no limit.
+            nodes: go
+                .nodes
+                .filter(|&n| n > 0)
+                .or((o.nodes_limit > 0).then_some(o.nodes_limit)),
             // A plain `go` plays a game: any mate wins, however long.
             max_plies: (kind == JobKind::Mate && o.max_plies > 0).then_some(o.max_plies),
             info_interval: (o.pv_interval_ms > 0).then(|| Duration::from_millis(o.pv_interval_ms)),

@@ -75,7 +75,8 @@
 //!   says so. A checkmated side to move gets `checkmate` with no moves.
 //! * **Bad `go mate` time** (`go mate abc`, `go mate -5`): `info string error: ...` and
 //!   `checkmate timeout` at once, without searching. A number too large for 30 days means no
-//!   limit. `go mate 0` is a search with a zero time limit. Unknown tokens after `go` are
+//!   limit. `go mate 0` is no limit (as `go mate infinite`; 0 means no limit everywhere, as in
+//!   `NodesLimit 0`), and so is `go nodes 0`. Unknown tokens after `go` are
 //!   reported with `info string` and ignored.
 //! * **Unknown commands, extra tokens:** an `info string` note; the command is ignored (extra
 //!   tokens are ignored, the command is executed).
