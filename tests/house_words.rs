@@ -229,14 +229,19 @@ fn every_named_script_path_exists() {
 
 #[test]
 fn the_path_reader_takes_paths_as_the_texts_write_them() {
-    let paths = |line: &str| named_paths(line);
-    assert_eq!(paths("run `scripts/bench/run --help`."), ["scripts/bench/run"]);
-    assert_eq!(paths("(scripts/check/kikazu.py)."), ["scripts/check/kikazu.py"]);
     assert_eq!(
-        paths("see scripts/lib/tsumugi_tools/ and engine-tests/conftest.py, then"),
+        named_paths("run `scripts/bench/run --help`."),
+        ["scripts/bench/run"]
+    );
+    assert_eq!(
+        named_paths("(scripts/check/kikazu.py)."),
+        ["scripts/check/kikazu.py"]
+    );
+    assert_eq!(
+        named_paths("see scripts/lib/tsumugi_tools/ and engine-tests/conftest.py, then"),
         ["scripts/lib/tsumugi_tools/", "engine-tests/conftest.py"]
     );
-    assert!(paths("py_tests=(engine-tests/test_*.py)").is_empty());
-    assert!(paths("cd $root/scripts/venv; web/shogihome/scripts/x").is_empty());
-    assert!(paths("scripts/<name>.py").is_empty());
+    assert!(named_paths("py_tests=(engine-tests/test_*.py)").is_empty());
+    assert!(named_paths("cd $root/scripts/venv; web/shogihome/scripts/x").is_empty());
+    assert!(named_paths("scripts/<name>.py").is_empty());
 }

@@ -46,32 +46,30 @@ def run_engine(cmd: str, sfen: str, hash_mb: int, ms: int, kh: bool) -> dict:
     timeline: list[tuple[float, int]] = []
     minimal_at = None
     answer, answer_at = None, None
-    while True:
-        try:
-            line = eng.read_line(start + ms / 1000 + GRACE_S - time.monotonic())
-        except EngineError as e:  # hung (killed by close below) or dead: no answer
-            print(f"{cmd}: {str(e).splitlines()[0]}", file=sys.stderr)
-            break
-        t = time.monotonic() - start
-        line = line.strip()
-        length = None
-        if kh:
-            m = re.search(r"result: mate in \d+\(upper_bound:(\d+)\)", line)
-            if m:
-                length = int(m.group(1))
-            if "result: {disproof_hand" in line:
-                minimal_at = t
-        else:
-            m = re.search(r" score mate (\d+)", line)
-            if line.startswith("info ") and m:
-                length = int(m.group(1))
-            if line.startswith("info string no mate within"):
-                minimal_at = t
-        if length is not None and (not timeline or length < timeline[-1][1]):
-            timeline.append((t, length))
-        if line.startswith("checkmate"):
-            answer, answer_at = line.split()[1:], t
-            break
+    try:
+        for line in eng.read_lines(ms / 1000 + GRACE_S):
+            t = time.monotonic() - start
+            line = line.strip()
+            length = None
+            if kh:
+                m = re.search(r"result: mate in \d+\(upper_bound:(\d+)\)", line)
+                if m:
+                    length = int(m.group(1))
+                if "result: {disproof_hand" in line:
+                    minimal_at = t
+            else:
+                m = re.search(r" score mate (\d+)", line)
+                if line.startswith("info ") and m:
+                    length = int(m.group(1))
+                if line.startswith("info string no mate within"):
+                    minimal_at = t
+            if length is not None and (not timeline or length < timeline[-1][1]):
+                timeline.append((t, length))
+            if line.startswith("checkmate"):
+                answer, answer_at = line.split()[1:], t
+                break
+    except EngineError as e:  # hung (killed by close below) or dead: no answer
+        print(f"{cmd}: {str(e).splitlines()[0]}", file=sys.stderr)
     eng.close()
     return {"timeline": timeline, "minimal_at": minimal_at, "answer": answer,
             "answer_at": answer_at}

@@ -58,20 +58,18 @@ def run_usi(cmd: str, sfen: str, threads: int, hash_mb: int, ms: int, post: str,
     eng.send(f"go mate {ms}")
     took, length = None, None
     note = ""
-    while True:
-        try:
-            line = eng.read_line(start + ms / 1000 + GRACE_S - time.monotonic())
-        except EngineError as e:  # hung (killed by close below) or dead: no answer
-            print(f"{cmd}: {str(e).splitlines()[0]}", file=sys.stderr)
-            break
-        if line.startswith("info string"):
-            note = line
-        if line.startswith("checkmate"):
-            words = line.split()[1:]
-            final = post == "none" or kh or "shortest proven" in note
-            if words and words[0] not in ("timeout", "nomate", "notimplemented") and final:
-                took, length = time.monotonic() - start, len(words)
-            break
+    try:
+        for line in eng.read_lines(ms / 1000 + GRACE_S):
+            if line.startswith("info string"):
+                note = line
+            if line.startswith("checkmate"):
+                words = line.split()[1:]
+                final = post == "none" or kh or "shortest proven" in note
+                if words and words[0] not in ("timeout", "nomate", "notimplemented") and final:
+                    took, length = time.monotonic() - start, len(words)
+                break
+    except EngineError as e:  # hung (killed by close below) or dead: no answer
+        print(f"{cmd}: {str(e).splitlines()[0]}", file=sys.stderr)
     eng.close()
     return took, length
 

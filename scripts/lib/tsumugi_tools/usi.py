@@ -171,6 +171,13 @@ class UsiEngine:
         _trim(self.transcript)
         return item
 
+    def read_lines(self, timeout: float):
+        """The stdout lines as they come, for `timeout` seconds in all: an iterator the caller
+        leaves at the line it waits for. Raises EngineTimeout at the deadline, EngineDied at EOF."""
+        deadline = time.monotonic() + timeout
+        while True:
+            yield self.read_line(deadline - time.monotonic())
+
     def wait_for(self, prefix: str, timeout: float) -> tuple[str, list[str]]:
         """Read lines until one starts with `prefix`.
 
