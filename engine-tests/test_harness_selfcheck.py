@@ -125,3 +125,53 @@ def test_client_reports_dead_engine():
         assert eng.transcript == ["bye"]
     finally:
         eng.close()
+
+
+# Declares one option; echoes every other command, so the transcript shows what was sent.
+FAKE_WITH_OPTION = r"""
+import sys
+for line in sys.stdin:
+    cmd = line.strip()
+    if cmd == "usi":
+        print("id name fake 1.0"); print("option name Declared type spin default 1 min 0 max 9")
+        print("usiok", flush=True)
+    elif cmd == "isready":
+        print("readyok", flush=True)
+    elif cmd == "quit":
+        break
+    else:
+        print("echo " + cmd, flush=True)
+"""
+
+
+def test_client_handshake_sends_the_declared_options_only_when_asked():
+    eng = fake(FAKE_WITH_OPTION)
+    try:
+        options = {"Declared": 3, "Undeclared": 4, "USI_Hash": 16}
+        eng.usi_handshake(timeout=10, options=options, declared_only=True)
+        assert eng.id_name == "fake 1.0"
+        assert eng.option_names == {"Declared"}
+        assert "echo setoption name Declared value 3" in eng.transcript
+        assert "echo setoption name USI_Hash value 16" in eng.transcript
+        assert not any("Undeclared" in line for line in eng.transcript)
+    finally:
+        assert eng.close(timeout=5) == 0  # quit ends it
+
+
+def test_problem_sets_are_looked_up_as_documented(monkeypatch, tmp_path):
+    from tsumugi_tools import REPO_ROOT
+    from tsumugi_tools.problems import problems_dir, read_set, set_path
+
+    monkeypatch.delenv("TSUMUGI_PROBLEMS", raising=False)
+    assert problems_dir() == REPO_ROOT.parent / "shared" / "problems"
+    monkeypatch.setenv("TSUMUGI_PROBLEMS", "some/where")
+    assert problems_dir() == REPO_ROOT / "some" / "where"
+    monkeypatch.setenv("TSUMUGI_PROBLEMS", str(tmp_path))
+    f = tmp_path / "s.tsv"
+    f.write_text(f"sfen\texpected\tname\n# comment\n\n{HEAD_MATE}\t1\tA\n{MATE3}\tnomate\n")
+    assert set_path("s.tsv") == f
+    rows = read_set(set_path("s.tsv"))
+    assert [(r.line_no, r.sfen, r.plies, r.name) for r in rows] == [
+        (4, HEAD_MATE, 1, "A"),
+        (5, MATE3, None, ""),
+    ]

@@ -1,5 +1,5 @@
 """`tsumugi kikazu` (利かずの駒並べ): placements checked by python-shogi's attack
-tables (scripts/kikazu_check.py), and on small boards compared with a Python brute force that
+tables (scripts/check/kikazu.py), and on small boards compared with a Python brute force that
 tries every assignment; komori-n's article's 3720 for the 40 pieces; none for 41; the largest
 two-direction set of the 40 plus pawns; bad input and the time limit.
 """
@@ -7,14 +7,11 @@ two-direction set of the 40 plus pawns; bad input and the time limit.
 from __future__ import annotations
 
 import subprocess
-import sys
 
+import kikazu as kikazu_check  # scripts/check/kikazu.py, on the path by pytest.ini
 import pytest
 
-from usi_engine import REPO_ROOT, engine_path
-
-sys.path.insert(0, str(REPO_ROOT / "scripts"))
-import kikazu_check  # noqa: E402
+from usi_engine import engine_path
 
 STANDARD = "P18L4N4S4G4K2R2B2"
 

@@ -4,14 +4,13 @@ process exits within 1 s of `quit` and of end of input, idle or searching."""
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import pytest
 
 from conftest import verify_mate_line
-from usi_engine import REPO_ROOT, UsiEngine
+from tsumugi_tools.problems import set_path
+from usi_engine import UsiEngine
 from usi_helpers import (
     HARD_NOMATE,
     HEAD_MATE,
@@ -28,10 +27,7 @@ EXIT_LIMIT_S = 1.0
 def problem_list(name: str, limit: int) -> list[tuple[str, str]]:
     """The first problems of a set, or [] when the sets are missing (the constructed
     positions then carry the test alone)."""
-    root = Path(os.environ.get("TSUMUGI_PROBLEMS") or REPO_ROOT.parent / "shared" / "problems")
-    if not root.is_absolute():
-        root = REPO_ROOT / root
-    path = root / name
+    path = set_path(name)
     return read_problems(path, limit) if path.is_file() else []
 
 

@@ -2,13 +2,13 @@
 them, at varied moments) is answered with `checkmate timeout`, never earlier, and within a
 second (a bound for a hang or a search that ignores the flag, loose enough for a loaded
 machine). The latency distribution is printed (pytest -s); the 50 ms goal is a benchmark
-figure: `scripts/bench_stop_latency.py`."""
+figure: `scripts/bench/stop_latency.py`."""
 
 from __future__ import annotations
 
 import pytest
 
-from stop_latency import measure, summary
+from tsumugi_tools.stop_latency import measure, summary
 
 TRIALS = 100
 BOUND_S = 1.0

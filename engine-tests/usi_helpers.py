@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+from tsumugi_tools.problems import read_set
+from tsumugi_tools.stop_latency import HARD_NOMATE  # noqa: F401 - the tests import it from here
 from usi_engine import EngineTimeout, UsiEngine
 
 # Mate in 1: the gold drops on 5b, defended by the pawn on 5c. No attacker king.
@@ -19,8 +21,8 @@ HEAD_MATE_WHITE = "9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1"
 MATE3 = "7k1/9/6R2/9/9/9/9/9/9 b G 1"
 # No mate: the gold cannot approach a king in the open with the pawn ahead of it.
 NOMATE = "9/3k5/9/3P5/9/9/9/9/9 b G2r2b4s4n4l17p 1"
-# A bare king with a few pieces in hand: no mate, and very slow to prove (a long search).
-HARD_NOMATE = "6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1"
+# HARD_NOMATE (imported above): a bare king with a few pieces in hand: no mate, and very slow to
+# prove (a long search).
 
 INFO_RE = re.compile(
     r"^info time \d+ nodes \d+ nps \d+ hashfull \d+"
@@ -32,15 +34,7 @@ INFO_RE = re.compile(
 def read_problems(path: Path, limit: int | None = None) -> list[tuple[str, str]]:
     """(sfen, expected) pairs of a problem set (`<sfen>\\t<expected>...` lines), skipping
     comments and header lines."""
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
-            continue
-        fields = line.split("\t")
-        out.append((fields[0], fields[1] if len(fields) > 1 else ""))
-        if limit is not None and len(out) >= limit:
-            break
-    return out
+    return [(r.sfen, r.expected) for r in read_set(path)][:limit]
 
 
 def send_bytes(eng: UsiEngine, data: bytes) -> None:

@@ -3,6 +3,9 @@
 //! reader outside the project cannot resolve. An upstream project's issue may be cited when the
 //! line (or the line before it) names that project; those projects are listed in
 //! `THIRD_PARTY`.
+//!
+//! And the paths the texts name under `scripts/` and `engine-tests/` (usage lines, docs, comments)
+//! exist, so a moved or renamed script cannot leave a stale reference behind.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -80,12 +83,14 @@ fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
             continue;
         }
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        // Extension-less files under scripts/ and .ci/ are shell or Python scripts.
+        // Extension-less files under scripts/ (at any depth) and .ci/ are shell or Python
+        // scripts.
         let script = ext.is_empty()
             && path
-                .parent()
-                .and_then(|p| p.file_name())
-                .is_some_and(|p| p == "scripts" || p == ".ci");
+                .ancestors()
+                .skip(1)
+                .filter_map(|p| p.file_name())
+                .any(|p| p == "scripts" || p == ".ci");
         if TEXT_EXTS.contains(&ext) || script {
             out.push(path);
         }
@@ -161,4 +166,82 @@ fn the_word_check_catches_what_it_should_and_nothing_else() {
             "false alarm: {good}"
         );
     }
+}
+
+/// The folders whose paths `every_named_script_path_exists` checks.
+const CHECKED_ROOTS: &[&str] = &["scripts/", "engine-tests/"];
+
+fn is_path_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-')
+}
+
+/// The paths under `CHECKED_ROOTS` that a line names, as written (`scripts/bench/run`,
+/// `engine-tests/conftest.py`); not the tail of a longer path (`$root/scripts/venv`), nor a
+/// pattern (`engine-tests/test_*.py`, `scripts/<name>`). A sentence's full stop is not part of
+/// the path.
+fn named_paths(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for root in CHECKED_ROOTS {
+        for (at, _) in line.match_indices(root) {
+            if line[..at].chars().next_back().is_some_and(is_path_char) {
+                continue;
+            }
+            let rest = &line[at..];
+            let end = rest.find(|c: char| !is_path_char(c)).unwrap_or(rest.len());
+            if rest[end..].starts_with(['*', '<', '{']) {
+                continue;
+            }
+            out.push(rest[..end].trim_end_matches('.').to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_named_script_path_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    text_files(root, &mut files);
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for path in files {
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for named in named_paths(line) {
+                seen += 1;
+                if !root.join(&named).exists() {
+                    let shown = path.strip_prefix(root).unwrap_or(&path).display();
+                    missing.push(format!("{shown}:{}: {named}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(seen > 50, "found only {seen} paths under {CHECKED_ROOTS:?}");
+    assert!(
+        missing.is_empty(),
+        "{} reference(s) to paths that do not exist (moved or renamed?):\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_path_reader_takes_paths_as_the_texts_write_them() {
+    assert_eq!(
+        named_paths("run `scripts/bench/run --help`."),
+        ["scripts/bench/run"]
+    );
+    assert_eq!(
+        named_paths("(scripts/check/kikazu.py)."),
+        ["scripts/check/kikazu.py"]
+    );
+    assert_eq!(
+        named_paths("see scripts/lib/tsumugi_tools/ and engine-tests/conftest.py, then"),
+        ["scripts/lib/tsumugi_tools/", "engine-tests/conftest.py"]
+    );
+    assert!(named_paths("py_tests=(engine-tests/test_*.py)").is_empty());
+    assert!(named_paths("cd $root/scripts/venv; web/shogihome/scripts/x").is_empty());
+    assert!(named_paths("scripts/<name>.py").is_empty());
 }

@@ -1,6 +1,6 @@
 //! Mate-in-1 (`Position::mate_in_one`) against cshogi.
 //!
-//! `tests/data/mate1_oracle.tsv` is written by `scripts/mate1_oracle.py` (seeded; positions of
+//! `tests/data/mate1_oracle.tsv` is written by `scripts/gen/mate1_oracle.py` (seeded; positions of
 //! its own making, none from the problem sets): per position, whether cshogi's
 //! `Board.mate_move_in_1ply()` finds a mate, whether an exhaustive search with cshogi's full
 //! legal move list finds one (every legal move that checks and leaves no legal reply), and all
@@ -14,7 +14,7 @@
 //!
 //! With the problem sets (`$TSUMUGI_PROBLEMS`, default `../shared/problems`): every position of
 //! `mate1.tsv` must have a mate in 1 and none of `nomate1.tsv` may. With
-//! `scripts/mate1_oracle.py --problems <dir>` run beforehand, its output
+//! `scripts/gen/mate1_oracle.py --problems <dir>` run beforehand, its output
 //! (`$TSUMUGI_MATE1_PROBLEMS`, default `target/mate1_oracle_problems.tsv`, never committed) is
 //! checked like the data file. A test whose input is absent is reported as ignored, with
 //! the reason, by the runner (`common::harness`); it never counts as passed.
@@ -312,7 +312,7 @@ fn main() {
             "mate1_problem_positions_against_cshogi",
             mate1_problem_positions_against_cshogi,
             || vec![problem_verdicts_path()],
-            "generate it with `.venv/bin/python scripts/mate1_oracle.py --problems ../shared/problems`",
+            "generate it with `.venv/bin/python scripts/gen/mate1_oracle.py --problems ../shared/problems`",
         ),
     ]);
 }

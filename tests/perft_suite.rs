@@ -1,5 +1,5 @@
 //! Perft suite: every line of `tests/data/perft.txt` (`name<TAB>sfen<TAB>depth<TAB>count<TAB>
-//! source`, `#` comments; counts from cshogi, see `scripts/gen_perft_data.py`) is run through
+//! source`, `#` comments; counts from cshogi, see `scripts/gen/perft_data.py`) is run through
 //! our `perft` and must match. Each line with depth ≤ 3 is also counted by a second, independent
 //! oracle, `shogi_legality_lite` (as assembled in `tests/common/mod.rs`), so a wrong expected
 //! count cannot go unnoticed either; and the cheaper lines additionally by the crate's own

@@ -15,7 +15,7 @@
 //!   a round below the bound minus two is speculative and has a node budget. Every refuted
 //!   length is announced as a lower bound.
 //!
-//! Measured at `31e8aa6` (2048 MB, one thread, scripts/bench_shortest.py, see
+//! Measured at `31e8aa6` (2048 MB, one thread, scripts/bench/shortest.py, see
 //! docs/bench/shortest.md): Microcosmos' 1525-ply line 26.5 s after `go mate`, 0.7 s after
 //! the first proof (KomoringHeights in the same run: 138.8 s); long-ge50 row 1, 353 plies,
 //! minimal proven in 16 s (stepping two plies a round: over 60 s).

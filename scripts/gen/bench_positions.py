@@ -17,8 +17,8 @@ node count decide its bucket (mate length 1..15+, or no mate). `select` then pic
 buckets and prints the Rust array, sorted by node count (increasing difficulty).
 
 Usage:
-  scripts/bench_gen.py generate --out /tmp/cands.tsv [--count 4000] [--seed 1] [--budget 400000]
-  scripts/bench_gen.py select /tmp/cands.tsv [--max-nodes 300000]   # prints the Rust array
+  scripts/gen/bench_positions.py generate --out /tmp/cands.tsv [--count 4000] [--seed 1] [--budget 400000]
+  scripts/gen/bench_positions.py select /tmp/cands.tsv [--max-nodes 300000]   # prints the Rust array
 
 The current set: `generate --count 4000 --seed 1 --budget 400000` (3428 candidates: 394 mates,
 2947 no mates, 88 undecided), then `select --max-nodes 300000` (mates whose proof hit the budget
@@ -38,9 +38,12 @@ from pathlib import Path
 
 import cshogi
 
-from sfen_board import board_field
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-ROOT = Path(__file__).resolve().parent.parent
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.sfen_board import board_field  # noqa: E402
+
 BIN = ROOT / "target" / "release" / "tsumugi"
 
 # Piece counts of a full set per unpromoted kind (SFEN letters).

@@ -8,8 +8,8 @@ is also its line's length once they meet) first reaches each length, when the mi
 proven (tsumugi: `info string no mate within ...`; KomoringHeights: its final
 disproof result), and the answer. Every figure is measured in this run; nothing is typed in.
 
-usage: scripts/bench_shortest.py [--set long.tsv] [--only NAME ...] [--time-ms 150000]
-                                 [--hash-mb 2048] [--kh PATH] [--bin PATH]
+usage: scripts/bench/shortest.py [--set long.tsv] [--only NAME ...] [--time-ms 150000]
+                                  [--hash-mb 2048] [--kh PATH] [--bin PATH]
 
 KomoringHeights is built by ../shared/anchors/build-kh (its path: `build-kh .anchors`, the
 default --kh). Problems come from $TSUMUGI_PROBLEMS (default ../shared/problems).
@@ -23,45 +23,54 @@ import sys
 import time
 from pathlib import Path
 
-from bench_long import UsiEngine, read_rows, set_path
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-ROOT = Path(__file__).resolve().parent.parent
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
+from tsumugi_tools.usi import EngineError, start_engine  # noqa: E402
+
+# How long past its time limit an engine may take to answer before it counts as hung.
+GRACE_S = 60.0
 KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
 
 
 def run_engine(cmd: str, sfen: str, hash_mb: int, ms: int, kh: bool) -> dict:
     """One `go mate` over USI. Returns the timeline [(seconds, proven bound)], the time the
     minimum was proven, and the answer with its time."""
-    eng = UsiEngine(cmd, [("USI_Hash", hash_mb), ("Threads", 1),
-                          ("RootIsAndNodeIfChecked", "false")])
+    eng = start_engine(cmd, [("USI_Hash", hash_mb), ("Threads", 1),
+                             ("RootIsAndNodeIfChecked", "false")])
     eng.send(f"position sfen {sfen}")
     start = time.monotonic()
     eng.send(f"go mate {ms}")
     timeline: list[tuple[float, int]] = []
     minimal_at = None
     answer, answer_at = None, None
-    for line in eng.stdout:
-        t = time.monotonic() - start
-        line = line.strip()
-        length = None
-        if kh:
-            m = re.search(r"result: mate in \d+\(upper_bound:(\d+)\)", line)
-            if m:
-                length = int(m.group(1))
-            if "result: {disproof_hand" in line:
-                minimal_at = t
-        else:
-            m = re.search(r" score mate (\d+)", line)
-            if line.startswith("info ") and m:
-                length = int(m.group(1))
-            if line.startswith("info string no mate within"):
-                minimal_at = t
-        if length is not None and (not timeline or length < timeline[-1][1]):
-            timeline.append((t, length))
-        if line.startswith("checkmate"):
-            answer, answer_at = line.split()[1:], t
-            break
-    eng.quit()
+    try:
+        for line in eng.read_lines(ms / 1000 + GRACE_S):
+            t = time.monotonic() - start
+            line = line.strip()
+            length = None
+            if kh:
+                m = re.search(r"result: mate in \d+\(upper_bound:(\d+)\)", line)
+                if m:
+                    length = int(m.group(1))
+                if "result: {disproof_hand" in line:
+                    minimal_at = t
+            else:
+                m = re.search(r" score mate (\d+)", line)
+                if line.startswith("info ") and m:
+                    length = int(m.group(1))
+                if line.startswith("info string no mate within"):
+                    minimal_at = t
+            if length is not None and (not timeline or length < timeline[-1][1]):
+                timeline.append((t, length))
+            if line.startswith("checkmate"):
+                answer, answer_at = line.split()[1:], t
+                break
+    except EngineError as e:  # hung (killed by close below) or dead: no answer
+        print(f"{cmd}: {str(e).splitlines()[0]}", file=sys.stderr)
+    eng.close()
     return {"timeline": timeline, "minimal_at": minimal_at, "answer": answer,
             "answer_at": answer_at}
 
@@ -75,7 +84,7 @@ def fmt(t: float | None) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default="long.tsv")
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--time-ms", type=int, default=150_000)
@@ -91,7 +100,8 @@ def main() -> int:
         print(f"KomoringHeights not found at {args.kh}: run ../shared/anchors/build-kh .anchors",
               file=sys.stderr)
         return 2
-    rows = [(sfen, int(known), name) for sfen, known, name in read_rows(path, args.only)]
+    rows = [(r.sfen, int(r.expected), r.name or r.sfen[:20])
+            for r in matching(read_set(path), args.only)]
 
     print(f"hash {args.hash_mb} MB, go mate {args.time_ms}, 1 thread, "
           f"{time.strftime('%Y-%m-%d')}; seconds from `go mate`")

@@ -10,9 +10,9 @@ checkmate) and its length compared with the set's. Prints both wall times and th
 (the goal is jobs-2 wall <= 0.6 x jobs-1 wall on an otherwise idle 2-core machine).
 Nothing is typed in: every figure is measured in this run.
 
-usage: scripts/bench_batch.py [--count 3000] [--jobs 2] [--hash-mb 64] [--time-ms 30000]
+usage: scripts/bench/batch.py [--count 3000] [--jobs 2] [--hash-mb 64] [--time-ms 30000]
                               [--bin PATH]
-  e.g. a smoke run: scripts/bench_batch.py --count 50
+  e.g. a smoke run: scripts/bench/batch.py --count 50
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "engine-tests"))
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-from bench_long import read_rows, set_path  # noqa: E402
-from conftest import verify_mate_line  # noqa: E402
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
+from tsumugi_tools.problems import read_set, set_path  # noqa: E402
 
 
 def run(bin_: str, batch: Path, jobs: int, hash_mb: int, time_ms: int) -> tuple[float, list[dict]]:
@@ -70,7 +71,7 @@ def main() -> None:
     a = ap.parse_args()
     rows = []
     for name in ("mate3-11.tsv", "extra1-9.tsv", "mate1.tsv"):
-        rows += read_rows(set_path(name), [])
+        rows += [(r.sfen, r.expected, r.name) for r in read_set(set_path(name))]
     rows = rows[: a.count]
     with tempfile.TemporaryDirectory() as d:
         batch = Path(d) / "batch.txt"

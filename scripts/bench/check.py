@@ -6,12 +6,12 @@ proven strict bounds, the flaws and notes found (kind@ply), the open questions, 
 mating line a finding shows is replayed with cshogi (the oracle); a failed replay is printed as
 WRONG.
 
-With --lines FILE (scripts/data/classical-lines.tsv: name, source, plies, USI line, the
+With --lines FILE (scripts/bench/classical-lines.tsv: name, source, plies, USI line, the
 source's note), only the rows named there are checked, each against that line (`--solution`,
 the published 作意 instead of the engine's line); the line is first replayed with cshogi
 (legal, checks, checkmate at the end) and the source's note is printed beside the report.
 
-Usage: .venv/bin/python scripts/bench_check.py SET.tsv [--match 無双,図巧] [--tags 無駄合]
+Usage: .venv/bin/python scripts/bench/check.py SET.tsv [--match 無双,図巧] [--tags 無駄合]
        [--time-ms 60000] [--hash-mb 512] [--limit N] [--lines FILE]
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -28,15 +27,12 @@ from pathlib import Path
 
 import cshogi
 
-ROOT = Path(__file__).resolve().parent.parent
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-
-def binary() -> str:
-    return os.environ.get("TSUMUGI_BIN") or str(ROOT / "target" / "release" / "tsumugi")
-
-
-def problems_dir() -> Path:
-    return Path(os.environ.get("TSUMUGI_PROBLEMS") or ROOT.parent / "shared" / "problems")
+from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
+from tsumugi_tools.problems import read_set, set_path  # noqa: E402
+from tsumugi_tools.usi import engine_path  # noqa: E402
 
 
 def replays(sfen: str, line: list[str], f: dict) -> bool:
@@ -52,18 +48,6 @@ def replays(sfen: str, line: list[str], f: dict) -> bool:
                      "equal_variation", "variation_alternative", "fewer_spare_defence"):
         return b.is_check() and b.is_game_over() or f["kind"] != "alternative"
     return True
-
-
-def mates(sfen: str, line: list[str]) -> bool:
-    """The line replays with cshogi: legal, every attacker move a check, checkmate at the end."""
-    b = cshogi.Board(sfen)
-    for i, mv in enumerate(line):
-        if mv not in {cshogi.move_to_usi(m) for m in b.legal_moves}:
-            return False
-        b.push_usi(mv)
-        if i % 2 == 0 and not b.is_check():
-            return False
-    return b.is_check() and b.is_game_over()
 
 
 def main() -> int:
@@ -83,16 +67,14 @@ def main() -> int:
             if row.startswith("#") or len(cols) < 5 or cols[0] == "name":
                 continue
             given[cols[0]] = (cols[3], cols[1], cols[4])
-    path = Path(a.set)
-    if not path.is_absolute():
-        path = problems_dir() / path
+    path = set_path(a.set)
     if not path.exists():
         print(f"SKIPPED: {path} not found; set TSUMUGI_PROBLEMS")
         return 0
     rows = []
-    for row in path.read_text(encoding="utf-8").splitlines():
-        cols = row.split("\t")
-        if row.startswith("#") or len(cols) < 2 or cols[0] == "sfen":
+    for r in read_set(path):
+        cols = r.cols
+        if len(cols) < 2:
             continue
         label = " ".join(cols[2:4]) if len(cols) > 3 else ""
         if a.match and not any(m in label for m in a.match.split(",")):
@@ -119,13 +101,13 @@ def main() -> int:
     for sfen, known, name in rows:
         args = []
         if a.lines:
-            if not mates(sfen, given[name][0].split()):
+            if not verify_mate_line(sfen, given[name][0])[0]:
                 print(f"| {name} | {known} | error | | | the given line does not mate | | | | "
                       f"{given[name][2]} |")
                 continue
             args = ["--solution", given[name][0]]
         t0 = time.time()
-        p = subprocess.run([binary(), "check", sfen, "--format", "json", "--time-ms",
+        p = subprocess.run([str(engine_path()), "check", sfen, "--format", "json", "--time-ms",
                             str(a.time_ms), "--hash-mb", str(a.hash_mb), *args],
                            capture_output=True, text=True, timeout=a.time_ms / 1000 + 120)
         secs = time.time() - t0

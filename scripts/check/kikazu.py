@@ -9,7 +9,7 @@ taken off the board and their squares must be unattacked too: in a valid placeme
 reaches any piece, so removing the stones changes no attack (and a stone on a ray is attacked
 either way).
 
-    tsumugi kikazu --all | scripts/kikazu_check.py --pieces P18L4N4S4G4K2R2B2 --expect 3720
+    tsumugi kikazu --all | scripts/check/kikazu.py --pieces P18L4N4S4G4K2R2B2 --expect 3720
 
 --pieces checks each placement holds exactly that multiset (case ignored with
 --bidirectional); --expect N checks the number of distinct placements. Exit status 0 when every
@@ -26,9 +26,15 @@ import re
 import sys
 from collections import Counter
 
+from pathlib import Path
+
 import shogi
 
-from sfen_board import board_field
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+from tsumugi_tools.sfen_board import board_field  # noqa: E402
+
 
 def parse_spec(spec: str, bidirectional: bool = False) -> Counter:
     """`P18L4+R2x3` -> Counter({'P': 18, 'L': 4, '+R': 2, 'x': 3}); case folded to upper when

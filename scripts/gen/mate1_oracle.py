@@ -2,10 +2,10 @@
 """Generate tests/data/mate1_oracle.tsv: mate-in-1 verdicts from cshogi for tests/mate1_oracle.rs.
 
 Usage (from the repo root):
-    scripts/venv && .venv/bin/python scripts/mate1_oracle.py [--count 12000] [--seed 1]
+    scripts/venv && .venv/bin/python scripts/gen/mate1_oracle.py [--count 12000] [--seed 1]
         [--out tests/data/mate1_oracle.tsv]
     # Problem-set positions (never committed: written under target/ by default):
-    .venv/bin/python scripts/mate1_oracle.py --problems ../shared/problems \
+    .venv/bin/python scripts/gen/mate1_oracle.py --problems ../shared/problems \
         [--out target/mate1_oracle_problems.tsv]
 
 Each output line: `<sfen>\t<cshogi>\t<exhaustive>\t<mating moves>` where
@@ -16,7 +16,7 @@ Each output line: `<sfen>\t<cshogi>\t<exhaustive>\t<mating moves>` where
               non-promotions and excludes pawn-drop mate), else 0;
   mating      every such move, USI, sorted, comma-separated (`-` if none).
 The exhaustive search is the ground truth; `mate_move_in_1ply` is known to miss some distant
-checks and interpositions (brief §7 / problems/SOURCES.md), and the line records what it said
+checks and interpositions (problems/SOURCES.md), and the line records what it said
 so that the test can count its misses.
 
 Generated positions: seeded random set-ups (a defender king, a few pieces of both sides around
@@ -43,9 +43,12 @@ from pathlib import Path
 
 import cshogi
 
-from sfen_board import board_field
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tsumugi_tools import REPO_ROOT  # noqa: E402
+from tsumugi_tools.problems import read_set  # noqa: E402
+from tsumugi_tools.sfen_board import board_field  # noqa: E402
 
 # Full set per kind, excluding kings.
 FULL_SET = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
@@ -256,13 +259,8 @@ def problem_rows(folder: Path, seed: int, walks: int) -> tuple[list[tuple[str, s
     rows: dict[str, tuple[str, str, str, list[str]]] = {}
     skipped = 0
     for f in sorted(folder.glob("*.tsv")):
-        for line in f.read_text().splitlines():
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            sfen = line.split("\t")[0].strip()
-            if sfen == "sfen":
-                continue
+        for row in read_set(f):
+            sfen = row.sfen
             try:
                 board = cshogi.Board(sfen)
             except Exception:
@@ -303,7 +301,7 @@ def main() -> None:
     else:
         rows = generate(a.count, a.seed, a.mate_share)
         out = a.out or REPO_ROOT / "tests" / "data" / "mate1_oracle.tsv"
-        header = f"# scripts/mate1_oracle.py --count {a.count} --seed {a.seed} (cshogi {importlib.metadata.version('cshogi')})"
+        header = f"# scripts/gen/mate1_oracle.py --count {a.count} --seed {a.seed} (cshogi {importlib.metadata.version('cshogi')})"
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w") as fh:
         fh.write(header + "\n")

@@ -32,20 +32,25 @@ import argparse
 import datetime as dt
 import multiprocessing as mp
 import os
-import queue
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cshogi
 
-ROOT = Path(__file__).resolve().parent.parent
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
+from tsumugi_tools.problems import problems_dir, read_set  # noqa: E402
+from tsumugi_tools.usi import EngineError, EngineTimeout, command_path, engine_path, start_engine  # noqa: E402,E501
+
 DEFAULT_SETS = ["mate3-11.tsv", "extra1-9.tsv", "famous.tsv", "nomate-curated.tsv"]
 CSHOGI = "cshogi-DfPn"
 
@@ -62,23 +67,13 @@ class Problem:
     index: int = 0  # position in this run
 
 
-def problems_dir(arg: str | None) -> Path:
-    p = Path(arg or os.environ.get("TSUMUGI_PROBLEMS") or ROOT.parent / "shared" / "problems")
-    return p if p.is_absolute() else ROOT / p
-
-
 def parse_set(path: Path) -> list[Problem]:
-    """`<sfen>\\t<plies|nomate>[\\t...]` lines; '#' lines and blank lines are skipped."""
+    """`<sfen>\\t<plies|nomate>[\\t...]` lines; '#' lines, a header and blank lines are skipped."""
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if len(cols) < 2:
-            raise ValueError(f"{path.name}:{n}: expected '<sfen>\\t<length|nomate>'")
-        exp = cols[1].strip()
-        expected = None if exp == "nomate" else int(exp)
-        out.append(Problem(path.name, n, cols[0].strip(), expected))
+    for r in read_set(path):
+        if r.expected != "nomate" and r.plies is None:
+            raise ValueError(f"{path.name}:{r.line_no}: expected '<sfen>\\t<length|nomate>'")
+        out.append(Problem(path.name, r.line_no, r.sfen, r.plies))
     return out
 
 
@@ -88,7 +83,7 @@ def load_problems(pdir: Path, sets: list[str], every: int, offset: int, limit: i
     for s in sets:
         path = pdir / s
         if not path.is_file():
-            sys.exit(f"bench_report: problem set {path} not found (set TSUMUGI_PROBLEMS or --problems)")
+            sys.exit(f"scripts/bench/report.py: problem set {path} not found (set TSUMUGI_PROBLEMS or --problems)")
         chosen = parse_set(path)[offset::every]
         if limit is not None:
             chosen = chosen[:limit]
@@ -108,29 +103,6 @@ class Answer:
     time: float = 0.0  # seconds
     nodes: int | None = None
     detail: str = ""
-
-
-def verify_mate_line(sfen: str, moves: list[str]) -> tuple[bool, str]:
-    """Adapted from engine-tests/conftest.py: every move legal, every attacker move (even index)
-    gives check, the final position is checkmate."""
-    if not moves:
-        return False, "empty line"
-    if len(moves) % 2 == 0:
-        return False, f"even length {len(moves)}"
-    try:
-        board = cshogi.Board(sfen)
-    except RuntimeError as e:
-        return False, f"cshogi rejects the SFEN: {e}"
-    for i, mv in enumerate(moves):
-        legal = {cshogi.move_to_usi(m) for m in board.legal_moves}
-        if mv not in legal:
-            return False, f"move {i + 1} {mv} is illegal"
-        board.push_usi(mv)
-        if i % 2 == 0 and not board.is_check():
-            return False, f"move {i + 1} {mv} does not give check"
-    if not (board.is_check() and board.is_game_over()):
-        return False, "final position is not checkmate"
-    return True, "ok"
 
 
 @dataclass
@@ -157,9 +129,6 @@ def judge(p: Problem, a: Answer) -> Verdict:
 
 # -- solvers ----------------------------------------------------------------------------------
 
-_EOF = object()
-
-
 class UsiSolver:
     """A USI engine kept running across problems; restarted after a hang or a crash."""
 
@@ -168,93 +137,39 @@ class UsiSolver:
         self.options, self.grace = options, grace
         self.id_name = name
         self.restarts = 0
-        self.proc = None
+        self.eng = None
         self._start()
 
     def _start(self) -> None:
-        self.proc = subprocess.Popen(
-            [self.path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
-        )
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._pump, args=(self.proc, self.lines), daemon=True).start()
-        self._send("usi")
-        advertised = set()
-        for line in self._until("usiok", 10.0):
-            if line.startswith("id name "):
-                self.id_name = line[len("id name "):].strip()
-            elif line.startswith("option name "):
-                advertised.add(line.split()[2])
         # The sets' side to move is the attacker, in check or not (SOURCES.md); both tsumugi and
-        # KomoringHeights advertise this option (sent only where advertised).
+        # KomoringHeights declare this option (sent only where declared).
         opts = {"USI_Hash": str(self.hash_mb), "RootIsAndNodeIfChecked": "false", **self.options}
-        for k, v in opts.items():
-            if k in advertised or k.startswith("USI_"):
-                self._send(f"setoption name {k} value {v}")
-        self._send("isready")
-        self._until("readyok", 120.0)
-        self._send("usinewgame")
-
-    @staticmethod
-    def _pump(proc, q) -> None:
-        for line in proc.stdout:
-            q.put(line.rstrip("\r\n"))
-        q.put(_EOF)
-
-    def _send(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _read(self, timeout: float):
-        item = self.lines.get(timeout=max(0.0, timeout))
-        if item is _EOF:
-            raise EOFError("engine closed stdout")
-        return item
-
-    def _until(self, prefix: str, timeout: float) -> list[str]:
-        end = time.monotonic() + timeout
-        seen = []
-        while True:
-            try:
-                line = self._read(end - time.monotonic())
-            except queue.Empty:
-                raise TimeoutError(f"{self.name}: no '{prefix}' within {timeout} s") from None
-            seen.append(line)
-            if line.split(" ", 1)[0] == prefix:
-                return seen
-
-    def _kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-        if self.proc:
-            self.proc.wait()
+        self.eng = start_engine(self.path, opts, declared_only=True)
+        self.id_name = self.eng.id_name or self.name
+        self.eng.send("usinewgame")
 
     def _restart(self) -> None:
         self.restarts += 1
-        self._kill()
+        self.eng.kill()
         self._start()
 
     def solve(self, p: Problem, ms: int) -> Answer:
+        eng = self.eng
         try:
-            self._send(f"position sfen {p.sfen}")
+            eng.send(f"position sfen {p.sfen}")
             t0 = time.perf_counter()
-            self._send(f"go mate {ms}")
+            eng.send(f"go mate {ms}")
             end = time.monotonic() + ms / 1000 + self.grace
             nodes = None
             stopped = False
             while True:
                 try:
-                    line = self._read(end - time.monotonic())
-                except queue.Empty:
+                    line = eng.read_line(end - time.monotonic())
+                except EngineTimeout:
                     if stopped:
                         self._restart()
                         return Answer("error", time=ms / 1000, detail="hung, restarted")
-                    self._send("stop")
+                    eng.send("stop")
                     stopped = True
                     end = time.monotonic() + 2.0
                     continue
@@ -272,17 +187,12 @@ class UsiSolver:
                     if not rest or rest[0] in ("timeout", "notimplemented", "none"):
                         return Answer("timeout", time=t, nodes=nodes, detail=" ".join(rest))
                     return Answer("mate", rest, t, nodes)
-        except (EOFError, BrokenPipeError, OSError, TimeoutError) as e:
+        except EngineError as e:  # died (a hang is handled above)
             self._restart()
-            return Answer("error", time=ms / 1000, detail=f"engine died: {e}")
+            return Answer("error", time=ms / 1000, detail=f"engine died: {str(e).splitlines()[0]}")
 
     def close(self) -> None:
-        try:
-            self._send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            pass
-        self._kill()
+        self.eng.close()
 
 
 class SolveCliSolver:
@@ -545,7 +455,7 @@ def write_report(path: Path, args, probs, solvers, results, summ, elapsed: float
     L = []
     w = L.append
     w("# Mate-solving benchmark: tsumugi and cshogi side by side\n")
-    w("Generated by `scripts/bench` (scripts/bench_report.py); regenerate it rather than editing.\n")
+    w("Generated by `scripts/bench/run` (scripts/bench/report.py); regenerate it rather than editing.\n")
     w("## Run\n")
     w(f"- Machine: {m['cpu']}, {m['cores']} cores (shared with other builds: times are noisy;")
     w("  compare within this run)")
@@ -689,7 +599,7 @@ class ProgressLine:
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/bench",
+        prog="scripts/bench/run",
         description="Solve the problem sets with tsumugi (USI), cshogi's DfPn and other USI engines; "
         "write docs/bench/report.md and docs/bench/solved_vs_time.png.",
     )
@@ -738,17 +648,15 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     probs = load_problems(problems_dir(args.problems), args.sets, args.every, args.offset, args.limit)
     if not probs:
-        sys.exit("bench_report: no problems selected")
-    binary = Path(args.bin or os.environ.get("TSUMUGI_BIN") or ROOT / "target" / "release" / "tsumugi")
-    if not binary.is_absolute():
-        binary = ROOT / binary
+        sys.exit("scripts/bench/report.py: no problems selected")
+    binary = command_path(args.bin) if args.bin else engine_path()
     grace = args.grace_ms / 1000
     solvers = []
     m = machine()  # commit and tree state now, before other people's commits during the run
     tmp = tempfile.TemporaryDirectory(prefix="tsumugi-bench-")
     if not args.no_tsumugi:
         if not binary.is_file():
-            sys.exit(f"bench_report: {binary} not found: cargo build --release (or --bin / TSUMUGI_BIN)")
+            sys.exit(f"scripts/bench/report.py: {binary} not found: cargo build --release (or --bin / TSUMUGI_BIN)")
         # Run a private copy: a rebuild during the run (by anyone) must not change the engine.
         copy = Path(tmp.name) / binary.name
         shutil.copy2(binary, copy)
@@ -768,7 +676,7 @@ def main(argv=None) -> int:
         name, path = e.split("=", 1)
         solvers.append(UsiSolver(name, path, args.hash_mb, args.options.get(name, {}), grace))
     if not solvers:
-        sys.exit("bench_report: no solver left")
+        sys.exit("scripts/bench/report.py: no solver left")
 
     print(f"bench: {len(probs)} problems × {len(solvers)} solvers, {args.time_ms} ms each "
           f"(at most {len(probs) * len(solvers) * args.time_ms / 60000:.0f} min)", file=sys.stderr)

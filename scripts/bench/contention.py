@@ -9,9 +9,9 @@ From those it prints nodes/s (all threads), the duplicated-node rate (nodes(N) /
 the work the threads did beyond what one thread needed) and lock waits per 1000 nodes. Every
 figure is measured in this run; nothing is typed in.
 
-usage: scripts/bench_contention.py [--threads 1,2,4,8] [--set famous.tsv] [--every 8]
-                                   [--min-nodes 200000] [--time-ms 30000] [--hash-mb 1024]
-                                   [--bin PATH]
+usage: scripts/bench/contention.py [--threads 1,2,4,8] [--set famous.tsv] [--every 8]
+                                    [--min-nodes 200000] [--time-ms 30000] [--hash-mb 1024]
+                                    [--bin PATH]
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ import sys
 import time
 from pathlib import Path
 
-from bench_long import read_rows, set_path
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-ROOT = Path(__file__).resolve().parent.parent
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.problems import read_set, set_path  # noqa: E402
+
 LOCK_LINE = re.compile(r"(\d+) threads: (\d+) nodes \((\d+) by the helpers\), table lock waits "
                        r"(\d+) \([\d.]+ per 1000 nodes\), spin rounds (\d+)")
 
@@ -70,7 +73,7 @@ def solve_pair(bin_path: str, sfen: str, ms: int, hash_mb: int) -> float:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", default="1,2,4,8")
     ap.add_argument("--set", default="famous.tsv")
     ap.add_argument("--every", type=int, default=8)
@@ -85,17 +88,17 @@ def main() -> int:
     if not path.exists():
         print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
         return 0
-    rows = [r for i, r in enumerate(read_rows(path, [])) if i % args.every == 0]
+    rows = [r.sfen for i, r in enumerate(read_set(path)) if i % args.every == 0]
     print(f"Contention: first proofs of every {args.every}th problem of {args.set} taking at "
           f"least {args.min_nodes} nodes with one thread; threads {counts}; hash "
           f"{args.hash_mb} MB; {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}\n")
     results: dict[int, list[dict | None]] = {}
-    base = [solve(args.bin, sfen, 1, args.time_ms, args.hash_mb) for sfen, _, _ in rows]
+    base = [solve(args.bin, sfen, 1, args.time_ms, args.hash_mb) for sfen in rows]
     keep = [i for i, r in enumerate(base) if r and r["nodes"] >= args.min_nodes]
     results[1] = [base[i] for i in keep]
     for n in counts:
         if n != 1:
-            results[n] = [solve(args.bin, rows[i][0], n, args.time_ms, args.hash_mb)
+            results[n] = [solve(args.bin, rows[i], n, args.time_ms, args.hash_mb)
                           for i in keep]
     common = [k for k in range(len(keep)) if all(results[n][k] for n in counts)]
     print(f"{len(keep)} problems sampled, {len(common)} solved with every thread count\n")
@@ -112,7 +115,7 @@ def main() -> int:
         spins = s["spins"] / s["waits"] if s["waits"] else 0
         print(f"| {n} | {s['wall']:.1f} | {s['nodes']:,} | {s['helpers']:,} | {nps:,.0f} | "
               f"{dup:+.1%} | {per_k:.3f} | {spins:.0f} |", flush=True)
-    pair_nps = {k: solve_pair(args.bin, rows[keep[k]][0], args.time_ms, args.hash_mb)
+    pair_nps = {k: solve_pair(args.bin, rows[keep[k]], args.time_ms, args.hash_mb)
                 for k in common}
     one = n1 / sum(results[1][k]["wall"] for k in common)
     weighted = sum(pair_nps[k] * results[1][k]["nodes"] for k in common) / n1

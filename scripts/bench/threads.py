@@ -14,7 +14,7 @@ unanswered with one thread counts only in the "answered within the limit" totals
 KomoringHeights 1.1.0 runs the same problems with 1 and N threads (its `Threads`), for the
 record. Every figure is measured in this run; nothing is typed in.
 
-usage: scripts/bench_threads.py [--set famous.tsv ...] [--post none|shortest] [--threads 2] [--solved-s 30]
+usage: scripts/bench/threads.py [--set famous.tsv ...] [--post none|shortest] [--threads 2] [--solved-s 30]
                                 [--time-ms 60000] [--min-s 1] [--hash-mb 1024] [--every K]
                                 [--only NAME ...] [--rows FIRST-LAST] [--kh [PATH] [--kh-only]]
                                 [--bin PATH]
@@ -28,9 +28,15 @@ import sys
 import time
 from pathlib import Path
 
-from bench_long import UsiEngine, read_rows, set_path
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-ROOT = Path(__file__).resolve().parent.parent
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
+from tsumugi_tools.usi import EngineError, start_engine  # noqa: E402
+
+# How long past its time limit an engine may take to answer before it counts as hung.
+GRACE_S = 60.0
 KH_DEFAULT = ROOT / ".anchors/KomoringHeights-1.1.0/source/KomoringHeights-by-gcc"
 
 
@@ -46,22 +52,25 @@ def run_usi(cmd: str, sfen: str, threads: int, hash_mb: int, ms: int, post: str,
         opts.append(("PostSearchLevel", "None" if post == "none" else "MinLength"))
     else:
         opts.append(("PostSearch", post))
-    eng = UsiEngine(cmd, opts)
+    eng = start_engine(cmd, opts)
     eng.send(f"position sfen {sfen}")
     start = time.monotonic()
     eng.send(f"go mate {ms}")
     took, length = None, None
     note = ""
-    for line in eng.stdout:
-        if line.startswith("info string"):
-            note = line
-        if line.startswith("checkmate"):
-            words = line.split()[1:]
-            final = post == "none" or kh or "shortest proven" in note
-            if words and words[0] not in ("timeout", "nomate", "notimplemented") and final:
-                took, length = time.monotonic() - start, len(words)
-            break
-    eng.quit()
+    try:
+        for line in eng.read_lines(ms / 1000 + GRACE_S):
+            if line.startswith("info string"):
+                note = line
+            if line.startswith("checkmate"):
+                words = line.split()[1:]
+                final = post == "none" or kh or "shortest proven" in note
+                if words and words[0] not in ("timeout", "nomate", "notimplemented") and final:
+                    took, length = time.monotonic() - start, len(words)
+                break
+    except EngineError as e:  # hung (killed by close below) or dead: no answer
+        print(f"{cmd}: {str(e).splitlines()[0]}", file=sys.stderr)
+    eng.close()
     return took, length
 
 
@@ -70,7 +79,7 @@ def fmt(t: float | None) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--post", default="none", choices=["none", "shortest"])
     ap.add_argument("--threads", type=int, default=2)
@@ -117,8 +126,9 @@ def main() -> int:
             if not path.exists():
                 print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
                 continue
-            rows = read_rows(path, args.only)
-            for i, (sfen, _known, label) in enumerate(rows):
+            rows = matching(read_set(path), args.only)
+            for i, row in enumerate(rows):
+                sfen, label = row.sfen, row.name or row.sfen[:20]
                 if i % args.every:
                     continue
                 if not first <= i <= last:

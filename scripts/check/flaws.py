@@ -64,7 +64,7 @@ may make fewer.
 
 Prints one line per base and a summary; --json writes the rows.
 
-Usage: .venv/bin/python scripts/check_flaws.py [--count 30] [--time-ms 10000] [--build-s 90]
+Usage: .venv/bin/python scripts/check/flaws.py [--count 30] [--time-ms 10000] [--build-s 90]
        [--fill] [--only alternative|defence] [--json out]
 """
 
@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -80,7 +79,13 @@ from pathlib import Path
 
 import cshogi
 
-ROOT = Path(__file__).resolve().parent.parent
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
+from tsumugi_tools.problems import problems_dir, read_set  # noqa: E402
+from tsumugi_tools.usi import engine_path  # noqa: E402
+
 MAX_LEN = 15
 # Longest rest (plies after the line's defence) at which a longer defence is built.
 MAX_AFTER = 11
@@ -94,16 +99,8 @@ HAND_KINDS = "RBGSNLP"
 BOARD_KINDS = ["G", "S", "B", "R", "+B", "+R", "N", "L", "P", "+S", "+N", "+L", "+P"]
 
 
-def problems_dir() -> Path:
-    return Path(os.environ.get("TSUMUGI_PROBLEMS") or ROOT.parent / "shared" / "problems")
-
-
-def binary() -> str:
-    return os.environ.get("TSUMUGI_BIN") or str(ROOT / "target" / "release" / "tsumugi")
-
-
 def check(sfen: str, line: str | None, time_ms: int) -> dict:
-    args = [binary(), "check", sfen, "--format", "json", "--time-ms", str(time_ms),
+    args = [str(engine_path()), "check", sfen, "--format", "json", "--time-ms", str(time_ms),
             "--hash-mb", "64"]
     if line:
         args += ["--solution", line]
@@ -123,10 +120,6 @@ def checks(b: cshogi.Board) -> list[int]:
             out.append(m)
         b.pop()
     return out
-
-
-def is_mated(b: cshogi.Board) -> bool:
-    return b.is_check() and b.is_game_over()
 
 
 def attacker_mates(b: cshogi.Board, n: int, relaxed: bool = False) -> bool:
@@ -553,17 +546,11 @@ def dfpn_mate(b: cshogi.Board, nodes: int) -> list[str] | None:
     d.set_max_search_node(nodes)
     if not d.search(b):
         return None
-    pv = d.get_pv(b)
-    c = cshogi.Board(b.sfen())
-    for i, m in enumerate(pv):
-        if m not in list(c.legal_moves):
-            return None
-        c.push(m)
-        if i % 2 == 0 and not c.is_check():
-            return None
-    if not pv or len(pv) % 2 == 0 or not is_mated(c):
+    pv = [cshogi.move_to_usi(m) for m in d.get_pv(b)]
+    # Odd length: the attacker (to move here) mates; an even line would be a defender root's.
+    if len(pv) % 2 == 0 or not verify_mate_line(b.sfen(), pv)[0]:
         return None
-    return [cshogi.move_to_usi(m) for m in pv]
+    return pv
 
 
 def mated_within(b: cshogi.Board, n: int) -> bool:
@@ -737,13 +724,10 @@ def ply_order(eligible: list[int], k: int) -> list[int]:
 
 def candidates(d: Path):
     for name in ("rules-tricky.tsv", "famous.tsv", "mate3-11.tsv", "extra1-9.tsv"):
-        for row in (d / name).read_text(encoding="utf-8").splitlines():
-            cols = row.split("\t")
-            if row.startswith("#") or len(cols) < 2 or not cols[1].isdigit():
-                continue
-            n = int(cols[1])
-            if n % 2 == 1 and 3 <= n <= MAX_LEN:
-                yield name, cols[0]
+        for row in read_set(d / name):
+            n = row.plies
+            if n is not None and n % 2 == 1 and 3 <= n <= MAX_LEN:
+                yield name, row.sfen
 
 
 def main() -> int:

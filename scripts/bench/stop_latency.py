@@ -4,7 +4,7 @@ random moment 10..150 ms in, time until `checkmate timeout`; prints the distribu
 many stops came within the 50 ms goal. Run it on an idle machine (a loaded one delays the
 reply whatever the engine does).
 
-    scripts/venv && .venv/bin/python scripts/bench_stop_latency.py [--trials 100] [--bin PATH]
+    scripts/venv && .venv/bin/python scripts/bench/stop_latency.py [--trials 100] [--bin PATH]
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine-tests"))
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-from stop_latency import GOAL_S, measure, summary  # noqa: E402
-from usi_engine import UsiEngine  # noqa: E402
+from tsumugi_tools.stop_latency import GOAL_S, measure, summary  # noqa: E402
+from tsumugi_tools.usi import UsiEngine  # noqa: E402
 
 
 def main() -> int:

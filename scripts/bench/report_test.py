@@ -1,15 +1,17 @@
-"""Tests of scripts/bench_report.py's pure parts (no engine needed):
-.venv/bin/python -m pytest -q scripts/bench_report_test.py"""
+"""Tests of scripts/bench/report.py's pure parts (no engine needed):
+.venv/bin/python -m pytest -q scripts/bench/report_test.py"""
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_report as br  # noqa: E402
+import report as br  # noqa: E402
 
 # Constructed here (not from a problem set): gold drop mates a bare king in the corner.
 MATE1 = "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+# The defender (White) to move: whatever the king does, a gold drop mates (1a2a G*2b).
+DEFENDER_ROOT = "8k/9/7P1/9/9/9/9/9/9 w G 1"
 
 
 def test_parse_set(tmp_path):
@@ -34,7 +36,7 @@ def test_verify_and_judge():
     nomate = br.Problem("s", 2, MATE1, None)
     assert br.verify_mate_line(MATE1, ["G*1b"]) == (True, "ok")
     assert not br.verify_mate_line(MATE1, ["G*5e"])[0]  # no check
-    assert not br.verify_mate_line(MATE1, ["G*1b", "1a1b"])[0]  # even length
+    assert not br.verify_mate_line(MATE1, ["G*1b", "1a1b"])[0]  # the king takes a guarded gold
     assert not br.verify_mate_line(MATE1, ["9i9a"])[0]  # illegal
     assert br.judge(mate, br.Answer("mate", ["G*1b"])).status == "solved"
     assert br.judge(mate, br.Answer("mate", ["G*5e"])).status == "wrong"
@@ -49,3 +51,12 @@ def test_args():
     a = br.parse_args(["--every", "5", "--engine", "x=/bin/x", "--setoption", "x:USI_Hash=16"])
     assert a.every == 5 and a.options == {"x": {"USI_Hash": "16"}}
     assert a.sets == br.DEFAULT_SETS and a.time_ms == 1000
+
+
+def test_a_defender_root_line_is_judged_as_the_engine_tests_judge_it():
+    # An even-length line starts with the defender's move: verified as engine-tests/conftest.py
+    # verifies it (the scripts and the tests share one check).
+    assert br.verify_mate_line(DEFENDER_ROOT, ["1a2a", "G*2b"]) == (True, "ok")
+    assert not br.verify_mate_line(DEFENDER_ROOT, ["1a2a", "G*3b"])[0]  # no check
+    p = br.Problem("s", 1, DEFENDER_ROOT, 2)
+    assert br.judge(p, br.Answer("mate", ["1a2a", "G*2b"])) == br.Verdict("solved", "", 2)

@@ -7,7 +7,7 @@ long.tsv (Microcosmos 1525 plies, 図巧100番 611, ...) from the problem folder
 /proc via wait4's rusage), and prints a Markdown table. Nothing is typed in: every figure is
 measured in this run.
 
-usage: scripts/bench_long.py [--hash-mb 2048] [--time-ms 300000] [--only NAME] [--set long.tsv]
+usage: scripts/bench/long.py [--hash-mb 2048] [--time-ms 300000] [--only NAME] [--set long.tsv]
 """
 
 import argparse
@@ -17,65 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
-
-def set_path(name: str) -> Path:
-    """A problem set's file in $TSUMUGI_PROBLEMS (default ../shared/problems)."""
-    problems = Path(os.environ.get("TSUMUGI_PROBLEMS", ROOT.parent / "shared/problems"))
-    return problems / name
-
-
-def read_rows(path: Path, only: list[str]) -> list[tuple[str, str, str]]:
-    """(sfen, known length, name) of each problem of a set whose name contains one of `only`
-    (every problem when `only` is empty); comments and the header are skipped."""
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("sfen\t"):
-            continue
-        f = line.split("\t")
-        name = f[2] if len(f) > 2 else f[0][:20]
-        if only and not any(o in name for o in only):
-            continue
-        rows.append((f[0], f[1] if len(f) > 1 else "?", name))
-    return rows
-
-
-class UsiEngine:
-    """An engine process driven over USI as a GUI does: `usi`, the `options` (name, value),
-    `isready`; then `send` lines and read `stdout`; `quit` ends it."""
-
-    def __init__(self, cmd: str, options: list[tuple[str, object]]):
-        # The engine runs in its own folder (KomoringHeights reads files beside it), so a
-        # relative path such as `--bin target/release/tsumugi` is made absolute first; a bare
-        # name is left for the PATH lookup.
-        if os.sep in cmd:
-            cmd = str(Path(cmd).resolve())
-        self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1, cwd=str(Path(cmd).parent))
-        self.stdout = self.p.stdout
-        self.send("usi")
-        self.wait("usiok")
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line: str) -> None:
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word: str) -> None:
-        for line in self.stdout:
-            if line.startswith(word):
-                return
-
-    def quit(self) -> None:
-        self.send("quit")
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
+from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 
 
 def main() -> int:
@@ -91,13 +37,14 @@ def main() -> int:
     if not path.exists():
         print(f"SKIPPED: {path} not found (set TSUMUGI_PROBLEMS)", file=sys.stderr)
         return 0
-    rows = read_rows(path, [args.only] if args.only else [])
+    rows = matching(read_set(path), [args.only] if args.only else [])
 
     print(f"hash {args.hash_mb} MB, limit {args.time_ms} ms, 1 thread, {time.strftime('%Y-%m-%d')}")
     print()
     print("| problem | known plies | result | plies | time s | nodes | nodes/s | peak RSS MB |")
     print("|---|---|---|---|---|---|---|---|")
-    for sfen, known, name in rows:
+    for row in rows:
+        sfen, known, name = row.sfen, row.expected or "?", row.name or row.sfen[:20]
         start = time.monotonic()
         proc = subprocess.Popen(
             [args.bin, "solve", "--post-search", "none", "--no-defender-root",
