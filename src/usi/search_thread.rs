@@ -205,6 +205,7 @@ pub(super) fn run_search<B: Backend, W: Write>(
                 backend.clear();
             }
         }
+        inject_fault();
         backend.solve(&job.pos, limits, &shared.stop, progress)
     }));
     r.map_err(|p| {
@@ -214,6 +215,26 @@ pub(super) fn run_search<B: Backend, W: Write>(
         msg
     })
 }
+
+/// Test-only fault injection (built with `--features fault-injection`, never in a release):
+/// with `TSUMUGI_INJECT_SEARCH_PANICS=N` the first N searches panic, so the end-to-end tests
+/// can check that the release profile (`panic = "unwind"`) lets this guard answer and keep
+/// the engine serving.
+#[cfg(feature = "fault-injection")]
+fn inject_fault() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static PANICKED: AtomicU64 = AtomicU64::new(0);
+    let n: u64 = std::env::var("TSUMUGI_INJECT_SEARCH_PANICS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if PANICKED.fetch_add(1, Ordering::Relaxed) < n {
+        panic!("fault injected for a test");
+    }
+}
+
+#[cfg(not(feature = "fault-injection"))]
+fn inject_fault() {}
 
 /// Writes the end of a job: the notes, the final `info` line and the answer of its result
 /// (held, if its search is held, until `stop` or `ponderhit` releases it). Ends the record of
