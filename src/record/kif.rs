@@ -906,6 +906,8 @@ mod tests {
                 comments: vec!["c".into()],
             },
         ];
+        // c begins with the main line's ３四歩 and so branches at ply 3, after b (given order
+        // within a ply; the deepest ply first).
         let text = write_tree(&p, &line, None, &[], &[(1, "n".into())], &vars);
         let tail = &text[text.find("手数").unwrap()..];
         assert_eq!(
@@ -917,12 +919,12 @@ mod tests {
    3 ２二角成(88)   ( 0:00/00:00:00)+
 
 変化：3手
-   3 ６六歩(67)   ( 0:00/00:00:00)+
-*c
+   3 ２六歩(27)   ( 0:00/00:00:00)+
+*b
 
 変化：3手
-   3 ２六歩(27)   ( 0:00/00:00:00)
-*b
+   3 ６六歩(67)   ( 0:00/00:00:00)
+*c
 
 変化：2手
    2 ８四歩(83)   ( 0:00/00:00:00)
