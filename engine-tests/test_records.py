@@ -151,7 +151,49 @@ def solve_as(fmt: str, sfen: str) -> str:
     r = run("solve", "--format", fmt, "--threads", "1", "--hash-mb", "32", "--time-ms", "20000",
             sfen)
     assert r.returncode == 0, r.stderr.decode()
-    return r.stdout.decode()
+    # A .kif is Shift_JIS (CP932) by the format's definition; everything else is UTF-8.
+    return r.stdout.decode("cp932" if fmt == "kif" else "utf-8")
+
+
+def test_kif_is_shift_jis_and_kifu_utf8_and_cshogi_opens_both_files(tmp_path, monkeypatch):
+    """`solve --format kif > out.kif` is a file cshogi's KIF reader opens (it reads .kif as
+    CP932 and fails on UTF-8), and `--format kifu > out.kifu` is UTF-8 without a BOM; both give
+    the moves of the USI answer."""
+    sfen = DAILY_SFEN
+    usi = run("solve", "--threads", "1", sfen).stdout.decode().split()
+    assert usi[0] == "checkmate" and len(usi) == 10, usi
+    monkeypatch.setattr(cshogi.KIF, "Board", lambda: cshogi.Board(sfen))
+    for fmt in ("kif", "kifu"):
+        r = run("solve", "--format", fmt, "--threads", "1", sfen)
+        assert r.returncode == 0, r.stderr.decode()
+        p = tmp_path / f"out.{fmt}"
+        p.write_bytes(r.stdout)
+        if fmt == "kif":
+            with pytest.raises(UnicodeDecodeError):
+                r.stdout.decode("utf-8")
+        else:
+            assert not r.stdout.startswith(b"\xef\xbb\xbf")
+            r.stdout.decode("utf-8")
+        parsed = cshogi.KIF.Parser.parse_file(str(p))
+        assert [cshogi.move_to_usi(m) for m in parsed.moves] == usi[1:], (fmt, parsed.moves)
+
+
+def test_check_kif_report_opens_in_cshogi(tmp_path, monkeypatch):
+    """`check --format kif` (variations and comments) is still a KIF cshogi opens: its main
+    line is the solution (cshogi does not read variations: it appends the 変化 blocks' moves
+    after the main line's, so only the main line is compared)."""
+    sfen, line = "8k/9/9/7+B1/9/9/9/9/9 b BN 1", "2d3c 1a1b B*2c 1b2a N*1c 2a3a 2c3b+"
+    monkeypatch.setattr(cshogi.KIF, "Board", lambda: cshogi.Board(sfen))
+    for fmt in ("kif", "kifu"):
+        r = run("check", "--format", fmt, "--time-ms", "20000", "--solution", line, sfen)
+        assert r.returncode == 1, r.stderr.decode()
+        text = r.stdout.decode("cp932" if fmt == "kif" else "utf-8")
+        assert "変化：5手" in text and "*余詰:" in text, text
+        p = tmp_path / f"check.{fmt}"
+        p.write_bytes(r.stdout)
+        parsed = cshogi.KIF.Parser.parse_file(str(p))
+        moves = [cshogi.move_to_usi(m) for m in parsed.moves]
+        assert moves[:len(line.split())] == line.split(), text
 
 
 def test_kif_answers_load_in_cshogi_and_python_shogi_and_mate(monkeypatch):

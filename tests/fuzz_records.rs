@@ -196,7 +196,16 @@ fn seeds() -> Vec<String> {
                     break;
                 }
                 let t = kif::move_text(&q, m, prev);
-                let t = t.split('(').next().unwrap_or("").to_string();
+                let mut t = t.split('(').next().unwrap_or("").to_string();
+                // KI2 writes 不成 where the piece could have promoted.
+                if !m.is_drop()
+                    && !m.is_promotion()
+                    && q.legal_move_list()
+                        .iter()
+                        .any(|&o| o == Move::normal(m.from(), m.to(), true))
+                {
+                    t.push_str("不成");
+                }
                 let mark = if q.side_to_move() == tsumugi::shogi::Color::Black {
                     '▲'
                 } else {
@@ -339,4 +348,166 @@ fn readers_never_panic_quick() {
 #[ignore = "a million inputs: cargo test --release --test fuzz_records -- --ignored --nocapture"]
 fn readers_never_panic_million() {
     fuzz(1_000_000);
+}
+
+/// What a reading of a text gives: the start position (without its move number) and the
+/// moves, or `None` when the text is rejected.
+fn reading(bytes: &[u8]) -> Option<(String, Vec<Move>)> {
+    let r = record::read_bytes(bytes).ok()?;
+    let sfen = r.start.to_sfen();
+    let start = sfen
+        .rsplit_once(' ')
+        .map_or(sfen.clone(), |(a, _)| a.to_string());
+    Some((start, r.moves))
+}
+
+/// A line whose shortening is, by its format's own definition, another valid statement: a
+/// list with no terminator (a hand: KIF `の持駒：`, CSA `P+`/`P-`, `PI` with removals, the
+/// ASCII board's hand lines) or an ASCII board row (its trailing empty squares are spaces,
+/// which editors trim). No reader can tell such a line cut short from one written so.
+fn open_ended_when_cut(format: record::Format, line: &str, cut: usize) -> bool {
+    let t = line.trim_start_matches('\u{feff}');
+    if t.contains("の持駒：") || t.starts_with("P+") || t.starts_with("P-") || t.starts_with("PI")
+    {
+        return true;
+    }
+    match format {
+        record::Format::Ascii => !t.trim().chars().all(|c| c == '-'),
+        // A USI move cut before its `+` is the same move without promotion.
+        record::Format::Sfen => line[cut..].starts_with('+'),
+        _ => false,
+    }
+}
+
+/// A line the format lets one leave out, its absence meaning something else: KIF's `後手番`
+/// (absent: Black to move), CSA's `P+`/`P-` statements (hands and placements are optional),
+/// the ASCII board's hand lines (absent: an empty hand).
+fn optional_line(format: record::Format, line: &str) -> bool {
+    let t = line.trim().trim_start_matches('\u{feff}');
+    matches!(t, "後手番" | "上手番")
+        || t.starts_with("P+")
+        || t.starts_with("P-")
+        || (format == record::Format::Ascii
+            && !t.is_empty()
+            && !t
+                .chars()
+                .all(|c| c == '-' || c == ' ' || c == '\u{ffea}' || c == '\u{ffec}')
+            && !t.contains(['\u{ffea}', '\u{ffec}']))
+}
+
+/// `Ok` when `got` (a reading of `seed` with a part of it lost) is a rejection, the seed's own
+/// position with a prefix of its moves (moves at the end are what a shorter record is), or a
+/// change the format cannot show (`excused`); `Err` describes a different position read.
+fn judge(
+    want: &(String, Vec<Move>),
+    got: Option<(String, Vec<Move>)>,
+    excused: bool,
+) -> Result<(), String> {
+    let Some((start, moves)) = got else {
+        return Ok(());
+    };
+    if start == want.0 && moves.len() <= want.1.len() && want.1[..moves.len()] == moves[..] {
+        return Ok(());
+    }
+    if excused {
+        return Ok(());
+    }
+    Err(format!(
+        "read as {start} with {} moves; the whole text is {} with {}",
+        moves.len(),
+        want.0,
+        want.1.len()
+    ))
+}
+
+/// Every valid seed with one line deleted, one line cut at any character, or the whole text
+/// cut at any byte: the reader rejects it or reads the seed's own position (its moves cut to
+/// a prefix), never another position silently, except where the format itself cannot tell
+/// (see [`open_ended_when_cut`] and [`optional_line`]). Exhaustive over the seeds; byte cuts
+/// on every seed in a release build, every seventh byte in a debug one.
+#[test]
+fn a_lost_line_or_a_cut_never_reads_as_another_position() {
+    let byte_step = if cfg!(debug_assertions) { 7 } else { 1 };
+    let mut failures: Vec<String> = vec![];
+    let mut tried = 0usize;
+    let mut read_ok = 0usize;
+    for seed in seeds() {
+        let format = record::detect(&seed).unwrap();
+        let want = reading(seed.as_bytes()).expect("seed reads");
+        let lines: Vec<&str> = seed.split_inclusive('\n').collect();
+        let mut check = |text: &[u8], excused: bool, what: String| {
+            tried += 1;
+            let got = reading(text);
+            read_ok += got.is_some() as usize;
+            if let Err(e) = judge(&want, got, excused) {
+                if failures.len() < 20 {
+                    failures.push(format!(
+                        "{what}: {e}\n--- text ---\n{}",
+                        String::from_utf8_lossy(text)
+                    ));
+                }
+            }
+        };
+        for i in 0..lines.len() {
+            let without: String = lines
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, l)| *l)
+                .collect();
+            check(
+                without.as_bytes(),
+                optional_line(format, lines[i]),
+                format!("line {} deleted ({:?})", i + 1, lines[i].trim_end()),
+            );
+            let body = lines[i].trim_end_matches(['\n', '\r']);
+            for (cut, _) in body.char_indices().skip(1) {
+                let text: String = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(j, l)| {
+                        if j == i {
+                            format!("{}\n", &body[..cut])
+                        } else {
+                            l.to_string()
+                        }
+                    })
+                    .collect();
+                check(
+                    text.as_bytes(),
+                    open_ended_when_cut(format, body, cut),
+                    format!("line {} cut to {:?}", i + 1, &body[..cut]),
+                );
+            }
+        }
+        // The whole text cut at a byte: the line the cut falls in is cut short and every line
+        // after it lost.
+        let bytes = seed.as_bytes();
+        for b in (1..bytes.len()).step_by(byte_step) {
+            let mut start = 0;
+            let mut excused = false;
+            for l in &lines {
+                let end = start + l.len();
+                if b <= start {
+                    excused |= optional_line(format, l);
+                } else if b < end {
+                    let body = l.trim_end_matches(['\n', '\r']);
+                    let mut cut = (b - start).min(body.len());
+                    while !body.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    excused |= cut < body.len() && open_ended_when_cut(format, body, cut);
+                }
+                start = end;
+            }
+            check(&bytes[..b], excused, format!("cut at byte {b}"));
+        }
+    }
+    println!("{tried} shortened texts, {read_ok} read");
+    assert!(
+        failures.is_empty(),
+        "{} texts read as another position; the first:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }

@@ -67,6 +67,10 @@ pub enum CheckFormat {
     Text,
     /// One JSON object (documented in README.md).
     Json,
+    /// A KIF file in Shift_JIS (CP932): the main line, each finding a 変化 with a comment.
+    Kif,
+    /// The same KIF in UTF-8 (a .kifu).
+    Kifu,
 }
 
 /// `tsumugi check`.
@@ -79,6 +83,10 @@ or '-'. Without --solution (or moves in the file) the intended line is the engin
 line. Each question (another check at an attacker move, another defence at a defender move)
 gets a share of --time-ms; what a search could not decide in its share is reported undecided,
 never as sound. The convention applied is named in the report (docs/composer-rules.md).
+
+--format kif writes the report as a KIF to open in a shogi GUI: the main line, and each finding
+(余詰, 早詰, 変同, ...) as a variation (変化) at its ply with a comment naming it (*余詰: ...);
+in Shift_JIS as a .kif is (save with > problem-check.kif), or UTF-8 with --format kifu (.kifu).
 
 Exit status: 0 sound, 1 flawed or no mate, 3 undecided, 2 bad arguments, 130 interrupted."
 )]
@@ -138,8 +146,11 @@ pub enum OutFormat {
     Usi,
     /// The line in Japanese (▲２二金打 △同玉 ... まで3手で詰み).
     Ja,
-    /// A KIF file: the problem as a BOD diagram and the solution (ShogiGUI, ShogiHome).
+    /// A KIF file in Shift_JIS (CP932), as a .kif is: the problem as a BOD diagram and the
+    /// solution (Kifu for Windows, ShogiGUI, ShogiHome).
     Kif,
+    /// The same KIF in UTF-8, as a .kifu is.
+    Kifu,
     /// A CSA file: the problem and the solution.
     Csa,
     /// One JSON object (input, result, line in USI and Japanese, length, nodes, time, ...).
@@ -221,7 +232,12 @@ A position is a SFEN (one argument or several words; 'sfen' / 'position sfen' pr
 'moves ...' allowed), 'startpos', a file, or '-' for standard input: one position (many go in a
 --batch file). Files may hold SFEN, KIF or KI2 (a BOD diagram, a handicap, moves; the position
 after the last move) or CSA (P1..P9, PI, P+/P-, moves), in UTF-8 or Shift_JIS; the format is
-detected.
+detected. A file must hold a whole position: a board with a row missing, a KIF diagram without a
+hand line, a CSA position without its side-to-move line or a file SFEN without its move number
+is refused, not guessed at.
+
+--format kif writes Shift_JIS (CP932), the encoding a .kif has by definition; --format kifu
+writes the same in UTF-8 (a .kifu).
 
 With --format usi (default) the USI answer goes to stdout, then nodes, time, what is established
 about the mate and the line in Japanese to stderr (stdout with --verbose). There is no time or

@@ -2,10 +2,10 @@
 //! write the report as text or JSON (see [`crate::check`]).
 
 use super::args::{clip_message, usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
-use super::output::{note, say};
+use super::output::{note, say, say_bytes};
 use super::solve::{install_signal_handler, read_position, EXIT_INTERRUPTED, STOP};
-use crate::check::{check_with_progress, parse_solution, CheckOptions, Verdict};
-use crate::record;
+use crate::check::{check_with_progress, parse_solution, CheckOptions, Report, Severity, Verdict};
+use crate::record::{self, kif};
 use crate::shogi::{Move, Position};
 use std::path::Path;
 use std::process::ExitCode;
@@ -23,6 +23,69 @@ fn read_problem(args: &CheckArgs) -> Result<(Position, Option<Vec<Move>>), Strin
         return Ok((start, moves));
     }
     read_position(&args.position, &args.sfen).map(|p| (p, None))
+}
+
+/// The report as a KIF for a shogi GUI: the problem, the main line, and each finding with
+/// moves as a variation (変化) at its ply, its first move commented `*<name>: <note>`; findings
+/// without moves are comments on the main line's move (ply 0: before the first move), as are
+/// the verdict and the open questions' reasons.
+pub fn report_kif(root: &Position, report: &Report) -> String {
+    let mut head = vec![format!(
+        "tsumugi check: {} ({})",
+        report.verdict.key(),
+        report.convention
+    )];
+    if let Some(e) = &report.error {
+        head.push(format!("error: {e}"));
+    }
+    let mut notes: Vec<(usize, String)> = vec![];
+    let mut vars: Vec<kif::Variation> = vec![];
+    let mut place = |ply: usize, moves: &[Move], text: String| {
+        if moves.is_empty() || ply == 0 {
+            if ply == 0 {
+                head.push(text);
+            } else {
+                notes.push((ply, text));
+            }
+        } else {
+            vars.push(kif::Variation {
+                ply,
+                moves: moves.to_vec(),
+                comments: vec![text],
+            });
+        }
+    };
+    for f in &report.findings {
+        let sev = match f.kind.severity() {
+            Severity::Flaw => "flaw",
+            Severity::Note => "note",
+        };
+        place(
+            f.ply,
+            &f.moves,
+            format!("{}: {} [{sev}, ply {}]", f.kind.name(), f.note, f.ply),
+        );
+    }
+    for u in &report.undecided {
+        place(
+            u.ply,
+            &u.moves,
+            format!("未解決: {} [ply {}]", u.why, u.ply),
+        );
+    }
+    let mut end = root.clone();
+    for &m in &report.line {
+        end.do_move(m);
+    }
+    let mated = !report.line.is_empty() && end.is_checkmated();
+    kif::write_tree(
+        root,
+        &report.line,
+        mated.then_some("詰み"),
+        &head,
+        &notes,
+        &vars,
+    )
 }
 
 /// `tsumugi check [options] <problem>`.
@@ -63,6 +126,7 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     };
     install_signal_handler();
     let budget = opts.time;
+    let root = pos.clone();
     let report = crate::mate::with_search_stack(move || {
         check_with_progress(&pos, &opts, &STOP, &mut |p| {
             let of = budget.map_or(String::new(), |b| format!(" of {:.0} s", b.as_secs_f64()));
@@ -77,6 +141,8 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     match args.format {
         CheckFormat::Text => say(report.text()),
         CheckFormat::Json => say(report.json()),
+        CheckFormat::Kif => say_bytes(&kif::encode(&report_kif(&root, &report), false)),
+        CheckFormat::Kifu => say_bytes(&kif::encode(&report_kif(&root, &report), true)),
     }
     if STOP.load(Ordering::SeqCst) {
         return ExitCode::from(EXIT_INTERRUPTED);

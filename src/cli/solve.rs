@@ -272,7 +272,8 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
             }
         }
         other => {
-            say(answer_text(other, &input, None, &pos, &result).trim_end());
+            let text = answer_text(other, &input, None, &pos, &result);
+            write_answer(other, text.trim_end());
             note(report);
         }
     }
@@ -327,9 +328,21 @@ pub fn answer_text(
     match format {
         OutFormat::Usi => checkmate_reply(&r.outcome).to_string(),
         OutFormat::Ja => ja_text(pos, r),
-        OutFormat::Kif => kif::write(pos, line, mated.then_some("詰み"), &comments()),
+        OutFormat::Kif | OutFormat::Kifu => {
+            kif::write(pos, line, mated.then_some("詰み"), &comments())
+        }
         OutFormat::Csa => csa::write(pos, line, mated.then_some("%TSUMI"), &comments()),
         OutFormat::Json => json_answer(input, line_no, pos, r).to_string(),
+    }
+}
+
+/// Writes an answer's `text` on stdout, a line: in Shift_JIS for `kif` (a .kif's encoding by
+/// the format's definition), else as UTF-8.
+pub fn write_answer(format: OutFormat, text: &str) {
+    if format == OutFormat::Kif {
+        super::output::say_bytes(&kif::encode(&format!("{text}\n"), false));
+    } else {
+        say(text);
     }
 }
 

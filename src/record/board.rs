@@ -278,6 +278,8 @@ pub struct MoveSpec {
     pub kind: Option<PieceKind>,
     /// `Some(true)` for 成, `Some(false)` for 不成 or no mark; board moves only.
     pub promote: bool,
+    /// 成 or 不成 (生) was written.
+    pub promotion_written: bool,
     /// Written as a drop (打).
     pub drop: bool,
     /// The origin square when written (`(77)`).

@@ -76,6 +76,10 @@ fn color_of(c: u8) -> Color {
 pub fn read(text: &str) -> Result<Record, RecordError> {
     let mut setup = Setup::default();
     let mut any_board = false;
+    // The P1..P9 rows seen so far (each once, in order) and the line of `PI`: a board is one
+    // form or the other, whole, so a row lost from a file cannot leave another position.
+    let mut rows_seen = 0u8;
+    let mut pi_line: Option<usize> = None;
     let mut side: Option<Color> = None;
     let mut board_line = 0;
     let mut al: Option<(usize, Color)> = None;
@@ -107,7 +111,22 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             if !(moves.is_empty() || b[0] == b'+' || b[0] == b'-') {
                 return Err(err(format!("'{}' after the moves began", shorten(st, 20))));
             }
+            if side.is_some() && st.starts_with('P') {
+                return Err(err(format!(
+                    "'{}' after the side to move: the position comes before it",
+                    shorten(st, 20)
+                )));
+            }
             if let Some(rest) = st.strip_prefix("PI") {
+                if let Some(first) = pi_line {
+                    return Err(err(format!("a second PI (the first is on line {first})")));
+                }
+                if rows_seen > 0 {
+                    return Err(err(
+                        "PI after P1..P9 rows: a board is one or the other".into()
+                    ));
+                }
+                pi_line = Some(n);
                 setup = Setup::of(&Position::startpos());
                 any_board = true;
                 board_line = board_line.max(n);
@@ -135,12 +154,35 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             }
             if b.len() >= 2 && b[0] == b'P' && (b'1'..=b'9').contains(&b[1]) {
                 let rank = b[1] - b'1';
+                if pi_line.is_some() {
+                    return Err(err(format!(
+                        "row P{} after PI: a board is one or the other",
+                        rank + 1
+                    )));
+                }
+                if rank != rows_seen {
+                    return Err(err(if rank < rows_seen {
+                        format!(
+                            "row P{} again or out of order (P{} came before)",
+                            rank + 1,
+                            rows_seen
+                        )
+                    } else {
+                        format!(
+                            "row P{} where P{} was expected: a board needs P1..P9 in order",
+                            rank + 1,
+                            rows_seen + 1
+                        )
+                    }));
+                }
+                rows_seen += 1;
                 any_board = true;
                 board_line = board_line.max(n);
                 let mut cells = st.as_bytes()[2..].to_vec();
                 if cells.len() > 27 {
                     return Err(err(format!("row P{}: longer than 9 squares", rank + 1)));
                 }
+                let given = cells.len();
                 cells.resize(27, b' ');
                 for (i, c) in cells.chunks(3).enumerate() {
                     let sq = Square::new(8 - i as u8, rank);
@@ -161,6 +203,14 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                         }
                     };
                     setup.cells[sq.index()] = Some((color_of(c[0]), k));
+                }
+                // The last square's closing space may be trimmed away (` *`), no more: a row
+                // cut short would otherwise read as empty squares.
+                if given < 26 {
+                    return Err(err(format!(
+                        "row P{}: shorter than 9 squares (3 characters each)",
+                        rank + 1
+                    )));
                 }
                 continue;
             }
@@ -201,6 +251,9 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                 continue;
             }
             if st == "+" || st == "-" {
+                if side.is_some() {
+                    return Err(err("a second side to move ('+' or '-')".into()));
+                }
                 side = Some(color_of(b[0]));
                 continue;
             }
@@ -223,7 +276,23 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             "no position: neither PI nor P1..P9 rows nor P+/P- pieces",
         ));
     }
-    setup.side = side.unwrap_or(Color::Black);
+    if rows_seen > 0 && rows_seen < 9 {
+        return Err(RecordError::new(
+            board_line,
+            format!(
+                "the board has rows P1..P{rows_seen} only: P1..P9 are needed, each once, in order"
+            ),
+        ));
+    }
+    // The position ends with the side to move; without it a file cut short anywhere in its
+    // hands or placements would still read as a (different) position.
+    let Some(side) = side else {
+        return Err(RecordError::new(
+            0,
+            "no side to move: the position ends with a '+' or '-' line",
+        ));
+    };
+    setup.side = side;
     let start = setup
         .position()
         .map_err(|e| RecordError::new(board_line, e))?;
@@ -379,14 +448,92 @@ mod tests {
 
     #[test]
     fn rows_hands_and_al() {
-        let t = "P1 *  *  *  *  *  *  * -KE-KY\nP2 *  *  *  *  *  *  * -OU * \nP3\nP4\nP5\nP6\nP7\nP8\nP9\nP+00KI\nP-00AL\n+\n";
-        let r = read(t).unwrap();
+        let empty = " * ".repeat(9);
+        let mut t = "P1 *  *  *  *  *  *  * -KE-KY\nP2 *  *  *  *  *  *  * -OU * \n".to_string();
+        for r in 3..=9 {
+            t.push_str(&format!("P{r}{empty}\n"));
+        }
+        t.push_str("P+00KI\nP-00AL\n+\n");
+        let r = read(&t).unwrap();
         assert_eq!(
             r.position().to_sfen(),
             "7nl/7k1/9/9/9/9/9/9/9 b G2r2b3g4s3n3l18p 1"
         );
         let r = read("P-11OU\nP+22KI\nP+00AL\n+\n").unwrap_err();
         assert!(r.reason.contains("check"), "{r}");
+    }
+
+    /// A 9-ply problem (engine-tests' daily KIF) as CSA rows.
+    const ROWS: &str = "\
+P1 *  *  *  *  *  *  *  *  * 
+P2 *  *  *  *  *  *  *  *  * 
+P3 *  *  *  *  *  * +FU *  * 
+P4 *  *  *  *  *  *  *  *  * 
+P5 *  *  *  * +KA *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7 *  *  *  *  *  * +HI *  * 
+P8 *  *  *  *  *  *  * -OU-TO
+P9 *  *  *  *  *  *  *  *  * 
+P+00KI
+P-00AL
++
+";
+
+    #[test]
+    fn csa_board_with_a_missing_row_is_rejected() {
+        assert_eq!(
+            read(ROWS).unwrap().position().to_sfen(),
+            "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1"
+        );
+        let without = |rows: &[&str]| -> String {
+            ROWS.lines()
+                .filter(|l| !rows.iter().any(|r| l.starts_with(r)))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        for missing in [&["P3"][..], &["P5", "P6"], &["P1"], &["P9"]] {
+            let e = read(&without(missing)).unwrap_err();
+            assert!(e.reason.contains("P1..P9"), "{missing:?} missing: {e}");
+        }
+    }
+
+    #[test]
+    fn csa_rows_out_of_order_twice_or_cut_short_are_rejected() {
+        let swapped = ROWS
+            .replace("P3 ", "PX ")
+            .replace("P4 ", "P3 ")
+            .replace("PX ", "P4 ");
+        assert!(read(&swapped).unwrap_err().reason.contains("order"));
+        let twice = ROWS.replace("P8 ", "P7 *  *  *  *  *  *  *  *  * \nP8 ");
+        assert!(read(&twice).is_err());
+        // A row cut after a piece would leave its last squares empty.
+        let cut = ROWS.replace("-OU-TO", "-OU");
+        let e = read(&cut).unwrap_err();
+        assert!(e.reason.contains("shorter"), "{e}");
+        // The closing space of the last square may be trimmed (editors do).
+        let trimmed: String = ROWS
+            .lines()
+            .map(|l| format!("{}\n", l.trim_end()))
+            .collect();
+        assert_eq!(
+            read(&trimmed).unwrap().position().to_sfen(),
+            read(ROWS).unwrap().position().to_sfen()
+        );
+        // PI and rows are two forms of one board, not both.
+        assert!(read(&format!("PI\n{ROWS}")).is_err());
+    }
+
+    #[test]
+    fn csa_position_needs_its_side_to_move_line() {
+        // Cut anywhere before its end (here inside the hands), a position must not read.
+        let cut = &ROWS[..ROWS.find("P-00AL").unwrap()];
+        let e = read(cut).unwrap_err();
+        assert!(e.reason.contains("side to move"), "{e}");
+        assert!(read("PI\n").is_err());
+        assert!(read("PI\n+\nP+00KI\n").is_err());
+        // PI and P+/P- placements stay what they were.
+        assert!(read("PI82HI22KA\n-\n").is_ok());
+        assert!(read("P-11OU\nP+13KI\nP+00KI\nP-00AL\n+\n").is_ok());
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //! error naming it.
 //!
 //! Written ([`write()`]): a BOD diagram of the problem and its solution as numbered KIF moves
-//! with origins, ending `詰み`, as ShogiGUI and ShogiHome open it.
+//! with origins, ending `詰み`, as ShogiGUI and ShogiHome open it; [`write_tree`] adds comments
+//! and variations (`変化：N手`). [`encode`] makes the file's bytes: Shift_JIS for `.kif` (the
+//! format's own encoding), UTF-8 for `.kifu`.
 
 use super::board::{
     board_char, file_of, kanji_count, kanji_number, kind_of_char, kind_prefix, rank_of,
@@ -121,9 +123,11 @@ fn parse_move(text: &str, prev_to: Option<Square>) -> Result<Option<MoveSpec>, S
         s = &s[c.len_utf8()..];
     }
     if let Some(rest) = s.strip_prefix("不成").or_else(|| s.strip_prefix('生')) {
+        spec.promotion_written = true;
         s = rest;
     } else if let Some(rest) = s.strip_prefix('成') {
         spec.promote = true;
+        spec.promotion_written = true;
         s = rest;
     } else if let Some(rest) = s.strip_prefix('打') {
         spec.drop = true;
@@ -187,8 +191,9 @@ fn parse_hand(value: &str) -> Result<[u32; 7], String> {
 /// The nine cells of a BOD row, file 9 first.
 type Row = [Option<(Color, PieceKind)>; 9];
 
-/// A BOD row (`| ・v桂 ・ ...|三`) into nine cells, file 9 first.
-fn parse_row(line: &str) -> Result<Row, String> {
+/// A BOD row (`| ・v桂 ・ ...|三`) into nine cells, file 9 first, and the rank written after
+/// it (0-based), if any.
+fn parse_row(line: &str) -> Result<(Row, Option<u8>), String> {
     let inner = line.strip_prefix('|').unwrap_or(line);
     let mut cells = [None; 9];
     let mut cs = inner.chars().peekable();
@@ -221,7 +226,21 @@ fn parse_row(line: &str) -> Result<Row, String> {
     if cs.next() != Some('|') {
         return Err("board row: more than 9 squares or no closing '|'".into());
     }
-    Ok(cells)
+    let label: String = cs.collect();
+    let label = label.trim_matches([' ', '　']);
+    let rank = match label.chars().next() {
+        None => None,
+        Some(c) => match super::board::KANJI_DIGITS.iter().position(|&d| d == c) {
+            Some(r) if label.chars().count() == 1 => Some(r as u8),
+            _ => {
+                return Err(format!(
+                    "board row: '{}' after the closing '|' is not a rank (一..九)",
+                    shorten(label, 10)
+                ))
+            }
+        },
+    };
+    Ok((cells, rank))
 }
 
 struct PendingMove<'a> {
@@ -237,6 +256,9 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     let mut handicap_pos: Option<(usize, String)> = None;
     let mut side: Option<Color> = None;
     let mut any_diagram = false;
+    // Which hand lines a diagram had: both are part of it (a lost one would read as an empty
+    // hand).
+    let mut hand_lines = [false; 2];
     let mut moves: Vec<PendingMove> = vec![];
     let mut last_number = 0;
     let mut ended = false;
@@ -255,7 +277,21 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             continue;
         }
         if t.starts_with('|') {
-            let cells = parse_row(t).map_err(|e| RecordError::new(n, e))?;
+            let (cells, rank) = parse_row(t).map_err(|e| RecordError::new(n, e))?;
+            // A row's rank, when written, is where it stands: a row lost or repeated is named
+            // here rather than shifting the rows below it.
+            if let Some(r) = rank {
+                if r as usize != rows.len() {
+                    return Err(RecordError::new(
+                        n,
+                        format!(
+                            "board row {} where row {} was expected: a diagram needs rows 一..九 in order",
+                            super::board::KANJI_DIGITS[r as usize],
+                            super::board::KANJI_DIGITS.get(rows.len()).map_or("十".to_string(), |c| c.to_string()),
+                        ),
+                    ));
+                }
+            }
             rows.push((n, cells));
             continue;
         }
@@ -283,11 +319,29 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             if !moves.is_empty() && num <= last_number {
                 break; // a variation written without its 変化 line
             }
+            // Moves are numbered one by one: a gap is a move lost.
+            if !moves.is_empty() && num != last_number + 1 {
+                return Err(RecordError::new(
+                    n,
+                    format!("move {num} after move {last_number}: a move is missing"),
+                ));
+            }
             last_number = num;
             let text = rest.split([' ', '\t']).next().unwrap_or("");
             if RESULTS.iter().any(|r| text.starts_with(r)) {
                 ended = true;
                 continue;
+            }
+            // A numbered move names its origin (`(77)`) or is a drop (`打`): without either,
+            // a line cut short (`２二角` of `２二角成(88)`) would read as another move.
+            if !text.ends_with(')') && !text.ends_with('打') {
+                return Err(RecordError::new(
+                    n,
+                    format!(
+                        "'{}': a KIF move ends with its origin, as (77), or 打",
+                        shorten(text, 20)
+                    ),
+                ));
             }
             moves.push(PendingMove {
                 line: n,
@@ -326,10 +380,12 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             match key.trim() {
                 "後手の持駒" | "上手の持駒" => {
                     setup.hands[Color::White.index()] = hand(value)?;
+                    hand_lines[Color::White.index()] = true;
                     any_diagram = true;
                 }
                 "先手の持駒" | "下手の持駒" => {
                     setup.hands[Color::Black.index()] = hand(value)?;
+                    hand_lines[Color::Black.index()] = true;
                     any_diagram = true;
                 }
                 "手合割" => match handicap(value) {
@@ -365,6 +421,14 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                 rows.last().map_or(first, |r| r.0),
                 format!("the board diagram has {} rows, expected 9", rows.len()),
             ));
+        }
+        for (c, name) in [(Color::White, "後手の持駒"), (Color::Black, "先手の持駒")] {
+            if !hand_lines[c.index()] {
+                return Err(RecordError::new(
+                    first,
+                    format!("the board diagram has no {name} line (なし when empty)"),
+                ));
+            }
         }
         for (r, (_, cells)) in rows.iter().enumerate() {
             for (i, c) in cells.iter().enumerate() {
@@ -406,6 +470,24 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         let Some(spec) = spec else { break };
         let m = resolve_move(&pos, &spec)
             .map_err(|e| RecordError::new(pm.line, format!("'{}': {e}", shorten(pm.text, 20))))?;
+        // KI2 writes 成 or 不成 wherever the piece may promote: a move without either there is
+        // one cut short (`▲２二角` of `▲２二角成`), not a non-promotion.
+        if pm.side.is_some()
+            && !spec.promotion_written
+            && !m.is_drop()
+            && pos
+                .legal_move_list()
+                .iter()
+                .any(|&o| o == Move::normal(m.from(), m.to(), true))
+        {
+            return Err(RecordError::new(
+                pm.line,
+                format!(
+                    "'{}': the piece may promote here, so 成 or 不成 is written",
+                    shorten(pm.text, 20)
+                ),
+            ));
+        }
         play(&mut pos, m, pm.line, pm.text)?;
         prev_to = Some(m.to());
         played.push(m);
@@ -487,9 +569,29 @@ pub fn move_text(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
 /// A KIF file of the problem `pos` and its answer: `comments` as `*` lines before the moves,
 /// then the moves of `line` numbered from 1, then `end` (`詰み`, or none) and `まで` line.
 pub fn write(pos: &Position, line: &[Move], end: Option<&str>, comments: &[String]) -> String {
-    let mut s = String::from("# ---- tsumugi ----\n");
-    s.push_str(&bod(pos));
-    s.push_str("手数----指手---------消費時間--\n");
+    write_tree(pos, line, end, comments, &[], &[])
+}
+
+/// A line branching off a KIF's main line (a 変化): it replaces the main line from `ply`.
+#[derive(Clone, Debug, Default)]
+pub struct Variation {
+    /// The main line's ply (1-based) whose move it replaces.
+    pub ply: usize,
+    /// Its moves, from the position before that ply.
+    pub moves: Vec<Move>,
+    /// Comments after its first move (`*` lines).
+    pub comments: Vec<String>,
+}
+
+/// One numbered move line, with Kifu for Windows' `+` when another branch follows it.
+fn move_line(n: usize, text: &str, branches: bool) -> String {
+    format!(
+        "{n:>4} {text}   ( 0:00/00:00:00){}\n",
+        if branches { "+" } else { "" }
+    )
+}
+
+fn comment_lines(s: &mut String, comments: &[String]) {
     for c in comments {
         for l in c.lines() {
             s.push('*');
@@ -497,24 +599,121 @@ pub fn write(pos: &Position, line: &[Move], end: Option<&str>, comments: &[Strin
             s.push('\n');
         }
     }
-    let mut p = pos.clone();
+}
+
+/// [`write`] with comments after main-line moves (`notes`: the ply, 1-based, and the text)
+/// and variations, each written as Kifu for Windows writes them: a `変化：N手` block after the
+/// main line, the deepest branch first, and `+` at the end of a move line that another branch
+/// follows. A variation whose first moves are the main line's starts where it leaves it (one
+/// that never leaves it becomes a note); one with a move not legal where it stands is cut
+/// there. A variation ending in checkmate ends `詰み`.
+pub fn write_tree(
+    pos: &Position,
+    line: &[Move],
+    end: Option<&str>,
+    comments: &[String],
+    notes: &[(usize, String)],
+    variations: &[Variation],
+) -> String {
+    let mut notes = notes.to_vec();
+    // The positions before each main-line ply, and each variation made to leave the main line
+    // at its first move.
+    let mut before = vec![pos.clone()];
+    for &m in line {
+        let mut p = before[before.len() - 1].clone();
+        p.do_move(m);
+        before.push(p);
+    }
+    let mut vars: Vec<Variation> = vec![];
+    for v in variations {
+        if v.ply == 0 || v.ply > line.len() + 1 {
+            continue;
+        }
+        let mut v = v.clone();
+        while !v.moves.is_empty() && line.get(v.ply - 1) == Some(&v.moves[0]) {
+            v.moves.remove(0);
+            v.ply += 1;
+        }
+        if v.moves.is_empty() {
+            for c in &v.comments {
+                notes.push((v.ply - 1, c.clone()));
+            }
+            continue;
+        }
+        vars.push(v);
+    }
+    // Deepest first: each block then branches off the main line, whichever way a reader walks
+    // back to its ply.
+    vars.sort_by_key(|v| std::cmp::Reverse(v.ply));
+    let mut s = String::from("# ---- tsumugi ----\n");
+    s.push_str(&bod(pos));
+    s.push_str("手数----指手---------消費時間--\n");
+    comment_lines(&mut s, comments);
+    let notes_at = |ply: usize| -> Vec<String> {
+        notes
+            .iter()
+            .filter(|(p, _)| *p == ply)
+            .map(|(_, t)| t.clone())
+            .collect()
+    };
+    if line.is_empty() {
+        comment_lines(&mut s, &notes_at(0));
+    }
     let mut prev_to = None;
     for (i, &m) in line.iter().enumerate() {
-        s.push_str(&format!(
-            "{:>4} {}   ( 0:00/00:00:00)\n",
+        let branches = vars.iter().any(|v| v.ply == i + 1);
+        s.push_str(&move_line(
             i + 1,
-            move_text(&p, m, prev_to)
+            &move_text(&before[i], m, prev_to),
+            branches,
         ));
+        comment_lines(&mut s, &notes_at(i + 1));
         prev_to = Some(m.to());
-        p.do_move(m);
     }
     if let Some(e) = end {
-        s.push_str(&format!("{:>4} {e}   ( 0:00/00:00:00)\n", line.len() + 1));
+        s.push_str(&move_line(line.len() + 1, e, false));
         if e == "詰み" {
             s.push_str(&format!("まで{}手で詰み\n", line.len()));
         }
     }
+    for (k, v) in vars.iter().enumerate() {
+        let more_here = vars[k + 1..].iter().any(|w| w.ply == v.ply);
+        s.push_str(&format!("\n変化：{}手\n", v.ply));
+        let mut p = before[v.ply - 1].clone();
+        let mut prev_to = (v.ply >= 2).then(|| line[v.ply - 2].to());
+        let mut n = v.ply;
+        for (j, &m) in v.moves.iter().enumerate() {
+            if !p.legal_move_list().iter().any(|&o| o == m) {
+                log::warn!("variation at ply {}: {m} is not legal there; cut", v.ply);
+                break;
+            }
+            s.push_str(&move_line(
+                n,
+                &move_text(&p, m, prev_to),
+                j == 0 && more_here,
+            ));
+            if j == 0 {
+                comment_lines(&mut s, &v.comments);
+            }
+            prev_to = Some(m.to());
+            p.do_move(m);
+            n += 1;
+        }
+        if p.is_checkmated() {
+            s.push_str(&move_line(n, "詰み", false));
+        }
+    }
     s
+}
+
+/// The bytes of a KIF text for a file: Shift_JIS (CP932) for a `.kif`, as the format defines
+/// it (Kifu for Windows), or UTF-8 for a `.kifu` (`utf8`). Every character this crate writes
+/// is in CP932; one that is not (from a comment) becomes a numeric reference (`&#...;`).
+pub fn encode(text: &str, utf8: bool) -> Vec<u8> {
+    if utf8 {
+        return text.as_bytes().to_vec();
+    }
+    encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
 }
 
 #[cfg(test)]
@@ -584,6 +783,65 @@ mod tests {
     }
 
     #[test]
+    fn kif_board_with_a_missing_or_misplaced_row_is_rejected() {
+        let drop_row = |label: &str| -> String {
+            DAILY
+                .lines()
+                .filter(|l| !l.ends_with(label))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        let e = read(&drop_row("|三")).unwrap_err();
+        assert!(e.reason.contains("row 四 where row 三"), "{e}");
+        // A row written twice, and rows swapped, are named by their rank.
+        let twice = DAILY.replace(
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n",
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n",
+        );
+        assert!(read(&twice).is_err());
+        // Without rank labels the count of rows still tells.
+        let unlabelled: String = drop_row("|三")
+            .lines()
+            .map(|l| {
+                format!(
+                    "{}\n",
+                    l.trim_end_matches(|c| "一二三四五六七八九".contains(c))
+                )
+            })
+            .collect();
+        assert!(read(&unlabelled).unwrap_err().reason.contains("8 rows"));
+    }
+
+    #[test]
+    fn kif_diagram_without_a_hand_line_is_rejected() {
+        for line in [
+            "先手の持駒：金\n",
+            "後手の持駒：飛　角二　金三　銀四　桂四　香四　歩十七\n",
+        ] {
+            let e = read(&DAILY.replace(line, "")).unwrap_err();
+            assert!(e.reason.contains("の持駒"), "{e}");
+        }
+    }
+
+    #[test]
+    fn kif_moves_with_a_gap_or_cut_short_are_rejected() {
+        let t =
+            "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n";
+        assert_eq!(read(t).unwrap().moves.len(), 4);
+        let e = read(&t.replace("   2 ３四歩(33)\n", "")).unwrap_err();
+        assert!(e.reason.contains("missing"), "{e}");
+        // `２二角` of `２二角成(88)`: another move (no promotion) if read.
+        let e = read(&t.replace("２二角成(88)", "２二角")).unwrap_err();
+        assert!(e.reason.contains("origin"), "{e}");
+        // KI2: 成 or 不成 is written where the piece may promote.
+        let ki2 = "▲７六歩 △３四歩 ▲２二角成 △同　銀\n";
+        assert_eq!(read(ki2).unwrap().moves.len(), 4);
+        let e = read(&ki2.replace("角成", "角")).unwrap_err();
+        assert!(e.reason.contains("不成"), "{e}");
+        assert!(read("▲７六歩 △３四歩 ▲２二角不成").is_ok());
+    }
+
+    #[test]
     fn file_numbers_spaced_any_way() {
         let t = DAILY.replace(
             "  ９ ８ ７ ６ ５ ４ ３ ２ １",
@@ -608,6 +866,74 @@ mod tests {
         assert_eq!(e.line, 2, "{e}");
         let e = read("▲７六歩\n△７五歩\n").unwrap_err();
         assert_eq!(e.line, 2, "{e}");
+    }
+
+    #[test]
+    fn kif_is_written_in_shift_jis_and_kifu_in_utf8() {
+        let text = write(&Position::startpos(), &[], None, &["詰将棋".into()]);
+        let sjis = encode(&text, false);
+        assert!(std::str::from_utf8(&sjis).is_err(), "a .kif is not UTF-8");
+        let (back, _, bad) = encoding_rs::SHIFT_JIS.decode(&sjis);
+        assert!(!bad);
+        assert_eq!(back, text);
+        assert_eq!(encode(&text, true), text.as_bytes());
+        assert!(!encode(&text, true).starts_with(b"\xef\xbb\xbf"));
+        assert_eq!(
+            super::super::read_bytes(&sjis).unwrap().start.to_sfen(),
+            Position::startpos().to_sfen()
+        );
+    }
+
+    #[test]
+    fn variations_are_written_as_kifu_for_windows_writes_them() {
+        let p = Position::startpos();
+        let mv = |s: &str| Move::from_usi(s).unwrap();
+        let line: Vec<Move> = ["7g7f", "3c3d", "8h2b+"].iter().map(|m| mv(m)).collect();
+        let vars = [
+            Variation {
+                ply: 2,
+                moves: vec![mv("8c8d"), mv("2g2f")],
+                comments: vec!["a".into()],
+            },
+            Variation {
+                ply: 3,
+                moves: vec![mv("2g2f")],
+                comments: vec!["b".into()],
+            },
+            Variation {
+                ply: 2,
+                moves: vec![mv("3c3d"), mv("6g6f")],
+                comments: vec!["c".into()],
+            },
+        ];
+        // c begins with the main line's ３四歩 and so branches at ply 3, after b (given order
+        // within a ply; the deepest ply first).
+        let text = write_tree(&p, &line, None, &[], &[(1, "n".into())], &vars);
+        let tail = &text[text.find("手数").unwrap()..];
+        assert_eq!(
+            tail,
+            "手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:00/00:00:00)
+*n
+   2 ３四歩(33)   ( 0:00/00:00:00)+
+   3 ２二角成(88)   ( 0:00/00:00:00)+
+
+変化：3手
+   3 ２六歩(27)   ( 0:00/00:00:00)+
+*b
+
+変化：3手
+   3 ６六歩(67)   ( 0:00/00:00:00)
+*c
+
+変化：2手
+   2 ８四歩(83)   ( 0:00/00:00:00)
+*a
+   3 ２六歩(27)   ( 0:00/00:00:00)
+"
+        );
+        // Our reader takes the main line and stops at the first 変化.
+        assert_eq!(read(&text).unwrap().moves, line);
     }
 
     #[test]

@@ -32,11 +32,18 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     let Some((n, line)) = found else {
         return Err(RecordError::new(0, "empty input: no position"));
     };
-    read_line(line).map_err(|reason| RecordError::new(n, reason))
+    read_line_whole(line, true).map_err(|reason| RecordError::new(n, reason))
 }
 
-/// Reads one line holding a SFEN record; `Err` is the reason.
+/// Reads one line holding a SFEN record; `Err` is the reason. The move number may be left
+/// out (as people type a position on the command line); a file's SFEN needs it ([`read`]).
 pub fn read_line(line: &str) -> Result<Record, String> {
+    read_line_whole(line, false)
+}
+
+/// [`read_line`], with the move number required when `whole`: a file's SFEN with all four
+/// fields, so that a line cut short inside its hand is not read as another hand.
+fn read_line_whole(line: &str, whole: bool) -> Result<Record, String> {
     let mut words: Vec<&str> = line.split_ascii_whitespace().collect();
     if words.first() == Some(&"position") {
         words.remove(0);
@@ -45,6 +52,12 @@ pub fn read_line(line: &str) -> Result<Record, String> {
         Some(i) => (&words[..i], &words[i + 1..]),
         None => (&words[..], &[][..]),
     };
+    let fields = pos_words.iter().filter(|w| **w != "sfen").count();
+    if whole && pos_words != ["startpos"] && fields == 3 {
+        return Err(
+            "bad SFEN: no move number (a SFEN has 4 fields: board, side, hand, move number)".into(),
+        );
+    }
     let start = Position::from_sfen(&pos_words.join(" ")).map_err(|e| format!("bad SFEN: {e}"))?;
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(move_words.len());
@@ -83,6 +96,19 @@ mod tests {
             r.position().to_sfen(),
             "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
         );
+    }
+
+    #[test]
+    fn sfen_file_cut_inside_its_hand_is_rejected() {
+        let whole = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        assert!(read(whole).is_ok());
+        // Cut after `2b`: a valid hand, a different position, and no move number.
+        let e = read("4k4/9/4P4/9/9/9/9/9/9 b G2r2b").unwrap_err();
+        assert!(e.reason.contains("move number"), "{e}");
+        assert!(read("sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b moves 5c5b+").is_err());
+        // Typed words may leave the number out.
+        assert!(read_line("4k4/9/4P4/9/9/9/9/9/9 b G2r2b").is_ok());
+        assert!(read("startpos moves 7g7f").is_ok());
     }
 
     #[test]
