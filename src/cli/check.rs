@@ -2,8 +2,10 @@
 //! write the report as text or JSON (see [`crate::check`]).
 
 use super::args::{clip_message, usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
+use super::kit::input::read_position;
+use super::kit::search::fit_hash_mb;
+use super::kit::stop::{install_signal_handler, EXIT_INTERRUPTED, STOP};
 use super::output::{note, say};
-use super::solve::{install_signal_handler, read_position, EXIT_INTERRUPTED, STOP};
 use crate::check::{check_with_progress, parse_solution, CheckOptions, Verdict};
 use crate::record;
 use crate::shogi::{Move, Position};
@@ -58,7 +60,7 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
         solution,
         // 0 is no limit, as for every --time-ms.
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
-        hash_mb: super::solve::fit_hash_mb(args.hash_mb, 1),
+        hash_mb: fit_hash_mb(args.hash_mb, 1),
         variations: !args.no_variations,
     };
     install_signal_handler();
