@@ -89,3 +89,22 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
         Verdict::Undecided => ExitCode::from(3),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::{parse, Command};
+
+    /// `tsumugi check` and a check run as a library start from the same table size.
+    #[test]
+    fn check_default_table_is_the_library_default() {
+        let Ok(cli) = parse(&["check".to_string(), "startpos".to_string()]) else {
+            panic!()
+        };
+        let Some(Command::Check(a)) = cli.command else {
+            panic!()
+        };
+        assert_eq!(a.hash_mb as usize, CheckOptions::default().hash_mb);
+        assert_eq!(a.hash_mb, 256);
+    }
+}

@@ -239,6 +239,19 @@ mod tests {
         }
     }
 
+    /// The table size a GUI is offered natively, as before the sizes were gathered in
+    /// `mate::hash_size`.
+    #[test]
+    fn usi_hash_is_declared_as_before() {
+        assert_eq!(
+            Options::declarations()[0],
+            "option name USI_Hash type spin default 256 min 1 max 65536"
+        );
+        let mut o = Options::default();
+        assert!(o.set("USI_Hash", Some("65537")).is_err());
+        assert_eq!(o.set("USI_Hash", Some("65536")), Ok(Changed::Hash));
+    }
+
     #[test]
     fn set_values() {
         let mut o = Options::default();
