@@ -33,9 +33,9 @@ use std::time::Duration;
 
 /// Table size when the request names none (MB): large enough for a few minutes of search in a
 /// browser tab, small enough for a phone.
-const DEFAULT_HASH_MB: usize = 128;
+const DEFAULT_HASH_MB: usize = crate::mate::hash_size::BROWSER_DEFAULT_MB;
 /// Largest table a request may ask for (MB); wasm32 addresses 4 GB in all.
-const MAX_HASH_MB: usize = 2048;
+const MAX_HASH_MB: usize = crate::mate::hash_size::BROWSER_MAX_MB;
 
 #[link(wasm_import_module = "env")]
 extern "C" {
@@ -383,13 +383,13 @@ pub extern "C" fn tsumugi_stop() -> i32 {
 #[no_mangle]
 pub extern "C" fn tsumugi_bench(hash_mb: f64) -> i32 {
     install_panic_hook();
-    use crate::cli::bench::{run_positions, totals, DEFAULT_HASH_MB, NODE_LIMIT, POSITIONS};
+    use crate::cli::bench::{run_positions, totals, NODE_LIMIT, POSITIONS};
     let hash_mb = if hash_mb >= 1.0 {
         // Capped like `tsumugi_solve`'s; a size the browser still cannot give is halved until
         // it can (`Solver::new`).
         (hash_mb as usize).min(MAX_HASH_MB)
     } else {
-        DEFAULT_HASH_MB
+        crate::mate::hash_size::BENCH_MB
     };
     let lines = run_positions(POSITIONS, hash_mb, 1, NODE_LIMIT, &mut |_| {});
     let (nodes, time, nps) = totals(&lines);

@@ -66,7 +66,7 @@ impl Default for CheckOptions {
         CheckOptions {
             solution: None,
             time: Some(Duration::from_secs(60)),
-            hash_mb: 256,
+            hash_mb: crate::mate::hash_size::DEFAULT_MB,
             variations: true,
         }
     }

@@ -2,6 +2,7 @@
 //! usage errors (one line naming the bad argument, a hint, exit status 2).
 
 use super::output::{note, say};
+use crate::mate::hash_size::{BENCH_MB, CLI_MAX_MB, DEFAULT_MB, MIN_MB};
 use crate::mate::{PostSearch, Threshold, MAX_THREADS};
 use crate::shogi::Position;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -107,8 +108,8 @@ pub struct CheckArgs {
     pub time_ms: u64,
     /// Transposition table size in MB; reduced, with a warning, to what the available memory
     /// allows.
-    #[arg(long, value_name = "M", default_value_t = 256,
-          value_parser = count::<1, { 1 << 20 }>)]
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MB as u64,
+          value_parser = count::<{ MIN_MB as u64 }, { CLI_MAX_MB as u64 }>)]
     pub hash_mb: u64,
     /// How the report is written.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
@@ -174,8 +175,8 @@ pub struct SearchOpts {
     pub max_plies: u32,
     /// Transposition table size in MB, per search (each batch job has its own); reduced, with a
     /// warning, to what the available memory allows.
-    #[arg(long, value_name = "M", default_value_t = 256,
-          value_parser = count::<1, { 1 << 20 }>)]
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MB as u64,
+          value_parser = count::<{ MIN_MB as u64 }, { CLI_MAX_MB as u64 }>)]
     pub hash_mb: u64,
     /// Search threads over one table (default: the cores available, at most 8; 1 in a batch,
     /// where --jobs runs one search per core). 1 gives the same search node for node.
@@ -375,8 +376,8 @@ pub struct MovesArgs {
 )]
 pub struct BenchArgs {
     /// Table size in MB.
-    #[arg(long, value_name = "M", default_value_t = super::bench::DEFAULT_HASH_MB as u64,
-          value_parser = count::<1, { 1 << 20 }>)]
+    #[arg(long, value_name = "M", default_value_t = BENCH_MB as u64,
+          value_parser = count::<{ MIN_MB as u64 }, { CLI_MAX_MB as u64 }>)]
     pub hash_mb: u64,
     /// Search threads per position.
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -626,8 +627,8 @@ mod tests {
         else {
             panic!()
         };
-        let limits = super::super::solve::limits_of(&a.search, false);
-        assert_eq!((limits.time, limits.nodes), (None, None));
+        // Read as no limit by `kit::search::limits_of` (tested there).
+        assert_eq!((a.search.time_ms, a.search.nodes), (Some(0), Some(0)));
         let Some(Command::Kikazu(k)) = parse_ok("kikazu --time-ms 0").command else {
             panic!()
         };
@@ -698,6 +699,37 @@ mod tests {
         assert!(parse_err("kikazu --count --all").contains("--all"));
         assert!(parse_err("kikazu --picture").contains("--all"));
         assert!(parse_err("kikazu --threads 0").contains("--threads"));
+    }
+
+    /// The table sizes the command line offers, as they were when each command wrote its own:
+    /// 256 MB for `solve` and `check`, 16 MB for `bench`, any size from 1 MB to 1 TB (the memory
+    /// cap at allocation decides what is used).
+    #[test]
+    fn hash_sizes_of_every_command() {
+        let Some(Command::Solve(a)) = parse_ok("solve startpos").command else {
+            panic!()
+        };
+        assert_eq!(a.search.hash_mb, 256);
+        let Some(Command::Check(c)) = parse_ok("check startpos").command else {
+            panic!()
+        };
+        assert_eq!(c.hash_mb, 256);
+        for sub in ["solve startpos", "check startpos", "bench"] {
+            let Some(cmd) = parse_ok(&format!("{sub} --hash-mb 1048576")).command else {
+                panic!()
+            };
+            let mb = match cmd {
+                Command::Solve(a) => a.search.hash_mb,
+                Command::Check(c) => c.hash_mb,
+                Command::Bench(b) => b.hash_mb,
+                _ => unreachable!(),
+            };
+            assert_eq!(mb, 1 << 20, "{sub}");
+            for bad in ["0", "1048577"] {
+                let e = parse_err(&format!("{sub} --hash-mb {bad}"));
+                assert!(e.contains("from 1 to 1048576"), "{sub} {bad}: {e}");
+            }
+        }
     }
 
     #[test]

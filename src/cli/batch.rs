@@ -3,7 +3,7 @@
 //! The input has one position per line: a SFEN line (as `tsumugi solve` takes it, `moves`
 //! allowed) or the path of a problem file (relative paths are tried from the working directory,
 //! then from the input file's directory); blank lines and `#` comments are skipped. Each answer
-//! is one JSON object on one line of stdout (see [`super::solve::json_answer`]), written with a
+//! is one JSON object on one line of stdout (see [`super::kit::answer::json_answer`]), written with a
 //! single write and flushed, with the input's line number and text, so a run killed at any
 //! moment leaves whole lines behind. `--skip-done OUTPUT` reads those back and skips the
 //! (line, input) pairs already answered: `... --skip-done out.jsonl >> out.jsonl` resumes a
@@ -20,10 +20,11 @@
 //! input order and the resumed run appends exactly the rest, still in order.
 
 use super::args::{usage_error, OutFormat, SolveArgs};
+use super::kit::answer::{json_answer, result_word};
+use super::kit::input::read_file;
+use super::kit::search::{fit_hash_mb, limits_of, solver_of};
+use super::kit::stop::{install_signal_handler, EXIT_INTERRUPTED, STOP};
 use super::output::note;
-use super::solve::{
-    install_signal_handler, json_answer, limits_of, read_file, solver_of, EXIT_INTERRUPTED, STOP,
-};
 use crate::mate::{Limits, Solver};
 use crate::record;
 use std::collections::{BTreeMap, HashSet};
@@ -108,9 +109,15 @@ pub fn done_set(path: &Path) -> Result<(HashSet<(usize, String)>, usize), String
     Ok((done, bad))
 }
 
+/// The `result` of the answer to a line that is not a position.
+const ERROR: &str = "error";
+
+/// One answer: its `result` word (what the batch counts) and its JSON object, serialized.
+type Answer = (&'static str, String);
+
 /// Solves one item: its answer as a JSON object (`result` `error` when the line is not a
-/// position).
-fn solve_item(solver: &mut Solver, item: &Item, base: Option<&Path>, limits: &Limits) -> String {
+/// position), with the answer's `result` beside it, so that nothing reads the JSON back.
+fn solve_item(solver: &mut Solver, item: &Item, base: Option<&Path>, limits: &Limits) -> Answer {
     let pos = if record::sfen::looks_like(&item.text) {
         record::sfen::read_line(&item.text).map(|r| r.position())
     } else {
@@ -123,13 +130,16 @@ fn solve_item(solver: &mut Solver, item: &Item, base: Option<&Path>, limits: &Li
         read_file(&p)
     };
     match pos {
-        Err(e) => serde_json::json!({
-            "input": item.text,
-            "line": item.line,
-            "result": "error",
-            "error": e,
-        })
-        .to_string(),
+        Err(e) => (
+            ERROR,
+            serde_json::json!({
+                "input": item.text,
+                "line": item.line,
+                "result": ERROR,
+                "error": e,
+            })
+            .to_string(),
+        ),
         Ok(pos) => {
             // A cleared table per position: answers do not depend on the order of the work or
             // on the other positions (about 1 ms per position with 64 MB, measured on 1500
@@ -137,12 +147,14 @@ fn solve_item(solver: &mut Solver, item: &Item, base: Option<&Path>, limits: &Li
             // per position, new huge pages each time, took 8 s).
             solver.clear();
             let r = solver.solve(&pos, limits, &STOP, &mut |_| {});
-            json_answer(&item.text, Some(item.line), &pos, &r).to_string()
+            let json = json_answer(&item.text, Some(item.line), &pos, &r).to_string();
+            (result_word(&r.outcome), json)
         }
     }
 }
 
-/// `tsumugi solve --batch FILE|- [--jobs N] [--ordered] [--skip-done OUTPUT] [--shard i/n]`.
+/// `tsumugi solve --batch FILE|- [--jobs N] [--ordered] [--skip-done OUTPUT] [--shard i/n]`
+/// (dispatched here by [`super::run`] when `--batch` is given).
 pub fn run(args: SolveArgs) -> ExitCode {
     const SUB: &str = "solve";
     if args.format.is_some_and(|f| f != OutFormat::Json) {
@@ -189,7 +201,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         .min(todo.len())
         .max(1);
     let threads = args.search.threads.map_or(1, |t| t as usize);
-    let hash = super::solve::fit_hash_mb(args.search.hash_mb, jobs);
+    let hash = fit_hash_mb(args.search.hash_mb, jobs);
     let mut search = args.search.clone();
     search.hash_mb = hash as u64;
     let shard = args
@@ -212,7 +224,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let start = Instant::now();
     let todo = Arc::new(todo);
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = crossbeam_channel::unbounded::<(usize, String)>();
+    let (tx, rx) = crossbeam_channel::unbounded::<(usize, Answer)>();
     let limits = limits_of(&args.search, false);
     let mut workers = vec![];
     for j in 0..jobs {
@@ -262,13 +274,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
         indicatif::ProgressBar::hidden()
     };
     // Counted as written: the bar, its message and the summary speak of the same lines.
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut pending: BTreeMap<usize, String> = BTreeMap::new();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut pending: BTreeMap<usize, Answer> = BTreeMap::new();
     let mut next_out = 0;
     let mut out = std::io::stdout().lock();
     let mut closed = false;
     for (i, ans) in rx.iter() {
-        let ready: Vec<String> = if args.ordered {
+        let ready: Vec<Answer> = if args.ordered {
             pending.insert(i, ans);
             let mut v = vec![];
             while let Some(a) = pending.remove(&next_out) {
@@ -279,13 +291,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         } else {
             vec![ans]
         };
-        for a in ready {
-            let result = serde_json::from_str::<serde_json::Value>(&a)
-                .ok()
-                .and_then(|v| v.get("result")?.as_str().map(String::from))
-                .unwrap_or_default();
+        for (result, json) in ready {
             // One write per answer: a run killed at any moment leaves whole lines.
-            let mut line = a.into_bytes();
+            let mut line = json.into_bytes();
             line.push(b'\n');
             if out.write_all(&line).and_then(|_| out.flush()).is_err() {
                 closed = true;
@@ -336,7 +344,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else if interrupted {
         ExitCode::from(EXIT_INTERRUPTED)
-    } else if counts.contains_key("error") {
+    } else if counts.contains_key(ERROR) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -345,7 +353,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
 
 /// The bar's message: the written answers by result, and those waiting for an earlier line
 /// (`--ordered`).
-fn progress_counts(counts: &BTreeMap<String, usize>, waiting: usize) -> String {
+fn progress_counts(counts: &BTreeMap<&str, usize>, waiting: usize) -> String {
     let mut s = summary_counts(counts);
     if waiting > 0 {
         s.push_str(&format!(", {waiting} waiting for an earlier line"));
@@ -353,7 +361,8 @@ fn progress_counts(counts: &BTreeMap<String, usize>, waiting: usize) -> String {
     s
 }
 
-fn summary_counts(counts: &BTreeMap<String, usize>) -> String {
+/// The written answers by result, as `3 mate, 1 nomate` (`none yet` when there are none).
+fn summary_counts(counts: &BTreeMap<&str, usize>) -> String {
     if counts.is_empty() {
         return "none yet".into();
     }
@@ -382,6 +391,38 @@ mod tests {
         }
         union.sort();
         assert_eq!(union, vec![2, 4, 5, 6]);
+    }
+
+    /// The word a batch counts an answer by is the `result` its JSON line says, for a mate, a
+    /// proven no-mate, an undecided search and a line that is not a position.
+    #[test]
+    fn answers_are_counted_by_their_json_result() {
+        let answers = crate::mate::with_search_stack(|| {
+            let mut solver = Solver::new(1);
+            let mut answer = |text: &str, nodes: Option<u64>| {
+                let limits = Limits {
+                    nodes,
+                    ..Limits::default()
+                };
+                let item = Item {
+                    line: 1,
+                    text: text.into(),
+                };
+                solve_item(&mut solver, &item, None, &limits)
+            };
+            vec![
+                answer("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", None),
+                answer("4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l17p 1", None),
+                answer("9/1k7/N8/9/3NP4/9/9/9/9 b RBSrb4g3s2n4l17p 1", Some(10)),
+                answer("no-such-problem.kif", None),
+            ]
+        });
+        let words: Vec<&str> = answers.iter().map(|(w, _)| *w).collect();
+        assert_eq!(words, ["mate", "nomate", "unknown", "error"]);
+        for (word, json) in &answers {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            assert_eq!(v["result"], *word, "{json}");
+        }
     }
 
     #[test]

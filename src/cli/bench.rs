@@ -14,15 +14,13 @@
 //! positions without a mate.
 
 use super::args::BenchArgs;
+use super::kit::search::fit_hash_mb;
 use super::output::say;
 use crate::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use crate::shogi::Position;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// Hash size when `--hash-mb` is not given.
-pub const DEFAULT_HASH_MB: usize = 16;
 
 /// Node limit of one position: about four times the most any of them needed when the set was
 /// made (226 000), so a limit hit means the search got much worse, and the bench still ends.
@@ -192,7 +190,7 @@ pub fn totals(lines: &[BenchLine]) -> (u64, Duration, u64) {
 
 /// `tsumugi bench [--hash-mb M] [--threads N]`.
 pub fn cmd_bench(args: BenchArgs) -> ExitCode {
-    let hash_mb = super::solve::fit_hash_mb(args.hash_mb, 1);
+    let hash_mb = fit_hash_mb(args.hash_mb, 1);
     let threads = args.threads as usize;
     let lines = crate::mate::with_search_stack(move || {
         run_positions(POSITIONS, hash_mb, threads, NODE_LIMIT, &mut |l| say(l))

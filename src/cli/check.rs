@@ -2,8 +2,10 @@
 //! write the report as text or JSON (see [`crate::check`]).
 
 use super::args::{clip_message, usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
+use super::kit::input::read_position;
+use super::kit::search::fit_hash_mb;
+use super::kit::stop::{install_signal_handler, EXIT_INTERRUPTED, STOP};
 use super::output::{note, say, say_bytes};
-use super::solve::{install_signal_handler, read_position, EXIT_INTERRUPTED, STOP};
 use crate::check::{check_with_progress, parse_solution, CheckOptions, Report, Severity, Verdict};
 use crate::record::{self, kif};
 use crate::shogi::{Move, Position};
@@ -121,7 +123,7 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
         solution,
         // 0 is no limit, as for every --time-ms.
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
-        hash_mb: super::solve::fit_hash_mb(args.hash_mb, 1),
+        hash_mb: fit_hash_mb(args.hash_mb, 1),
         variations: !args.no_variations,
     };
     install_signal_handler();
@@ -151,5 +153,24 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
         Verdict::Sound => ExitCode::SUCCESS,
         Verdict::Flawed | Verdict::NoMate => ExitCode::from(1),
         Verdict::Undecided => ExitCode::from(3),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::{parse, Command};
+
+    /// `tsumugi check` and a check run as a library start from the same table size.
+    #[test]
+    fn check_default_table_is_the_library_default() {
+        let Ok(cli) = parse(&["check".to_string(), "startpos".to_string()]) else {
+            panic!()
+        };
+        let Some(Command::Check(a)) = cli.command else {
+            panic!()
+        };
+        assert_eq!(a.hash_mb as usize, CheckOptions::default().hash_mb);
+        assert_eq!(a.hash_mb, 256);
     }
 }

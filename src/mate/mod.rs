@@ -13,6 +13,7 @@
 pub(crate) mod clock;
 mod dfpn;
 mod driver;
+pub mod hash_size;
 mod hugebuf;
 mod line;
 pub mod result;

@@ -3,25 +3,15 @@
 //! case-sensitive; GUIs and scripts are not always careful), and `Hash` is accepted as another
 //! name for `USI_Hash`. A rejected value leaves the option unchanged.
 
-use crate::mate::PostSearch;
+use crate::mate::{hash_size, PostSearch};
 
-/// Default `USI_Hash` in MB.
-#[cfg(not(target_arch = "wasm32"))]
-pub const HASH_DEFAULT_MB: usize = 256;
-/// Default `USI_Hash` in MB in WebAssembly: the browser page's default table (`wasm`), large
-/// enough for minutes of search, small enough for a phone.
-#[cfg(target_arch = "wasm32")]
-pub const HASH_DEFAULT_MB: usize = 128;
+/// Default `USI_Hash` in MB: the native engine's, or the browser's in WebAssembly (see
+/// [`crate::mate::hash_size`], where every table size is chosen and explained).
+pub const HASH_DEFAULT_MB: usize = hash_size::USI_DEFAULT_MB_HERE;
 /// Smallest `USI_Hash` in MB.
-pub const HASH_MIN_MB: usize = 1;
-/// Largest `USI_Hash` in MB.
-#[cfg(not(target_arch = "wasm32"))]
-pub const HASH_MAX_MB: usize = 65536;
-/// Largest `USI_Hash` in MB in WebAssembly, where a failed allocation takes the browser tab
-/// down with it: ShogiHome's engine ABI (`specs/wasm-engine-abi.md`, section 5) asks for a cap
-/// and suggests 256 MB.
-#[cfg(target_arch = "wasm32")]
-pub const HASH_MAX_MB: usize = 256;
+pub const HASH_MIN_MB: usize = hash_size::MIN_MB;
+/// Largest `USI_Hash` in MB: what a GUI is offered, natively or in the browser.
+pub const HASH_MAX_MB: usize = hash_size::USI_MAX_MB_HERE;
 /// Upper bound of `PvInterval` (ms): one hour.
 pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
 /// Default `PvInterval` (ms).
@@ -247,6 +237,19 @@ mod tests {
             o.set(name, Some(default)).unwrap();
             assert_eq!(o, Options::default(), "{l}");
         }
+    }
+
+    /// The table size a GUI is offered natively, as before the sizes were gathered in
+    /// `mate::hash_size`.
+    #[test]
+    fn usi_hash_is_declared_as_before() {
+        assert_eq!(
+            Options::declarations()[0],
+            "option name USI_Hash type spin default 256 min 1 max 65536"
+        );
+        let mut o = Options::default();
+        assert!(o.set("USI_Hash", Some("65537")).is_err());
+        assert_eq!(o.set("USI_Hash", Some("65536")), Ok(Changed::Hash));
     }
 
     #[test]

@@ -1,0 +1,79 @@
+//! The search of a command from its options: limits, the table size fitted to the available
+//! memory, the solver.
+
+use crate::cli::args::SearchOpts;
+use crate::cli::output::note;
+use crate::mate::{Limits, Solver};
+use std::time::Duration;
+
+/// The search limits and solver settings of `opts`; `threads` is the default thread count.
+pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
+    Limits {
+        // 0 is no limit, as everywhere (USI's NodesLimit 0, the page's empty field).
+        time: opts.time_ms.filter(|&t| t > 0).map(Duration::from_millis),
+        nodes: opts.nodes.filter(|&n| n > 0),
+        post_search: opts.post_search.into(),
+        // Long searches report progress on stderr so a person knows it is alive.
+        info_interval: info.then(|| Duration::from_secs(5)),
+        root_is_and_if_checked: !opts.no_defender_root,
+        max_plies: (opts.max_plies > 0).then_some(opts.max_plies),
+    }
+}
+
+/// The `--hash-mb` to allocate for `copies` tables of `want` MB each: reduced, with a one-line
+/// warning, to what the available memory allows (see [`crate::mate::hash_limit_mb`]); a
+/// request the machine cannot hold would otherwise fail to allocate, or be granted lazily and
+/// end in the OOM killer mid-search.
+pub fn fit_hash_mb(want: u64, copies: usize) -> usize {
+    let want = usize::try_from(want).unwrap_or(usize::MAX);
+    let copies = copies.max(1);
+    let Some(limit) = crate::mate::hash_limit_mb(0) else {
+        return want;
+    };
+    let per_copy = (limit / copies).max(1);
+    if want <= per_copy {
+        return want;
+    }
+    let each = if copies > 1 {
+        format!(" x {copies} jobs")
+    } else {
+        String::new()
+    };
+    note(format_args!(
+        "warning: --hash-mb {want}{each} is more than the available memory allows \
+         ({} MB available); using {per_copy} MB{}",
+        crate::mate::available_memory_mb().unwrap_or(0),
+        if copies > 1 { " per job" } else { "" }
+    ));
+    per_copy
+}
+
+/// A solver with the table size, threshold and threads of `opts` (`opts.hash_mb` already
+/// passed through [`fit_hash_mb`]).
+pub fn solver_of(opts: &SearchOpts, threads: usize) -> Solver {
+    let mut solver = Solver::new(opts.hash_mb as usize);
+    solver.threshold = opts.threshold.unwrap_or_default();
+    solver.set_threads(threads);
+    solver
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::{parse, Command};
+
+    /// 0 is no limit, for `--time-ms` and `--nodes` alike.
+    #[test]
+    fn zero_time_and_nodes_are_no_limit() {
+        let args: Vec<String> = "solve --time-ms 0 --nodes 0 startpos"
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let Ok(cli) = parse(&args) else { panic!() };
+        let Some(Command::Solve(a)) = cli.command else {
+            panic!()
+        };
+        let limits = limits_of(&a.search, false);
+        assert_eq!((limits.time, limits.nodes), (None, None));
+    }
+}
