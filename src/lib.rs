@@ -18,6 +18,8 @@
 #![warn(missing_docs)]
 
 pub mod check;
+// The native binary's command line; the WebAssembly build (`wasm`) has none.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod kikazu;
 pub mod mate;

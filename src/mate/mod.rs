@@ -10,12 +10,14 @@
 //! reaches the search through a narrow API) → `tt` (the table) → `value` (what is known of a
 //! node).
 
+pub mod bench;
 pub(crate) mod clock;
 mod dfpn;
 mod driver;
 mod hugebuf;
 mod line;
 pub mod result;
+pub mod sliced;
 mod tt;
 mod value;
 
