@@ -12,8 +12,9 @@
 //!   `shogi`): pieces placed so that none attacks another.
 //! * [`shogi`]: the rules.
 //!
-//! Built for WebAssembly (`wasm32`), the crate also has `wasm`: the bindings a browser page (or
-//! another JavaScript host) calls, beside `cli` at the top (see `scripts/build-web`).
+//! Built for WebAssembly (`wasm32`), the crate has `wasm` at the top instead of `cli` (which is
+//! native only): the bindings a browser page (or another JavaScript host) calls (see
+//! `scripts/build-web`).
 
 #![warn(missing_docs)]
 

@@ -9,14 +9,14 @@
 //! [`SliceRunner`] keeps the search and [`Cooperative::poll`] advances it by one *slice*: a
 //! solve on the same table bounded by a short time, after which df-pn restarts from the root
 //! with every proof, disproof and number kept, and the solver's last answer (`mate::driver`'s
-//! `last`), so nothing is lost between slices (the browser page's slices, `wasm`, work the
-//! same way). Between slices the host delivers messages, so a `stop` ends the search within the
+//! `last`), so nothing is lost between slices. The slices are `mate::sliced`'s, as the browser
+//! page's (`wasm`) are. Between slices the host delivers messages, so a `stop` ends the search within the
 //! `postMessage` call that brings it, with what the slices established, as a native search
 //! answers its stop flag.
 //!
 //! What is kept across the slices of one search: the nodes counted (the user's node limit is
-//! over all of them), the wall-clock time since `go` (the time limit is over that; `info time`
-//! shows it), when the next periodic `info` line is due, and the last established bounds sent
+//! over all of them) and the wall-clock time since `go` (the time limit is over that; `info
+//! time` shows it), both by `mate::sliced`; here, when the next periodic `info` line is due, and the last established bounds sent
 //! (a restarted slice establishes again what the previous one had: that is not news and is not
 //! sent twice).
 //!
