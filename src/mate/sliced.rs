@@ -159,8 +159,9 @@ impl SlicedSolve {
             progress(&p);
         };
         let mut r = solve(&self.pos, limits, &mut whole_progress)?;
+        let whole = self.whole(&r.stats);
         self.searched += r.stats.time;
-        r.stats = self.whole(&r.stats);
+        r.stats = whole;
         self.nodes = r.stats.nodes;
         self.repetitions = r.stats.repetitions;
         if r.interrupted.is_none() {
