@@ -218,3 +218,73 @@ impl SlicedSolve {
         r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mate in 9 (the driver tests' position): a few thousand nodes.
+    const MATE9: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
+
+    /// Runs `sliced` to its end in slices of `nodes` nodes, on a fresh solver.
+    fn run(sliced: &mut SlicedSolve, nodes: u64) -> (SearchResult, usize) {
+        let mut solver = Solver::new(16);
+        for slices in 1.. {
+            if let Some(r) = sliced.advance_on(&mut solver, Some(nodes), None) {
+                return (r, slices);
+            }
+            assert!(slices < 10_000, "the slices never end");
+        }
+        unreachable!()
+    }
+
+    /// Sliced, the search reaches the answer of one solve, and its counters are the whole
+    /// search's: nodes summed over the slices, and the time counted in slices the sum of the
+    /// slices' times, each counted once.
+    #[test]
+    fn slices_reach_the_answer_with_whole_counters() {
+        let pos = Position::from_sfen(MATE9).unwrap();
+        let whole = Solver::new(16).solve(
+            &pos,
+            &Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let mut sliced = SlicedSolve::new(pos, Limits::default(), SliceClock::InSlices);
+        let (r, slices) = run(&mut sliced, 300);
+        assert!(slices > 1, "one slice only");
+        assert_eq!(r.outcome, whole.outcome);
+        assert!(r.status.unwrap().established());
+        assert_eq!(r.stats.nodes, sliced.nodes());
+        assert_eq!(r.stats.time, sliced.time());
+        assert!(sliced.time() <= sliced.started().elapsed());
+    }
+
+    /// The user's node limit is over all the slices; the search then ends as that limit, with
+    /// what the slices established, at exactly the limit.
+    #[test]
+    fn user_node_limit_spans_the_slices() {
+        let pos = Position::from_sfen(MATE9).unwrap();
+        let limits = Limits {
+            nodes: Some(50),
+            ..Limits::default()
+        };
+        let mut sliced = SlicedSolve::new(pos, limits, SliceClock::SinceStart);
+        let (r, slices) = run(&mut sliced, 20);
+        assert_eq!(slices, 3);
+        assert_eq!(r.outcome, Outcome::Unknown(UnknownReason::Nodes));
+        assert_eq!(r.interrupted, Some(UnknownReason::Nodes));
+        assert_eq!(r.stats.nodes, 50);
+    }
+
+    /// Ended before its first slice, the search answers with its reason and nothing searched.
+    #[test]
+    fn finished_before_any_slice_searched_nothing() {
+        let pos = Position::from_sfen(MATE9).unwrap();
+        let sliced = SlicedSolve::new(pos, Limits::default(), SliceClock::InSlices);
+        let r = sliced.finish(UnknownReason::Stopped, 7);
+        assert_eq!(r.outcome, Outcome::Unknown(UnknownReason::Stopped));
+        assert_eq!((r.stats.nodes, r.stats.hashfull), (0, 7));
+        assert!(sliced.last().is_none());
+    }
+}
