@@ -9,6 +9,9 @@
 //! rounds, reading policy) → `dfpn` (the search) and `line` (reading and verifying lines; it
 //! reaches the search through a narrow API) → `tt` (the table) → `value` (what is known of a
 //! node).
+//!
+//! Beside the API: [`sliced`], a solve advanced a slice at a time for hosts with one thread,
+//! and [`bench`], the bench positions and their runner (the search's node signature).
 
 pub mod bench;
 pub(crate) mod clock;

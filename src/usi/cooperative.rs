@@ -10,15 +10,15 @@
 //! solve on the same table bounded by a short time, after which df-pn restarts from the root
 //! with every proof, disproof and number kept, and the solver's last answer (`mate::driver`'s
 //! `last`), so nothing is lost between slices. The slices are `mate::sliced`'s, as the browser
-//! page's (`wasm`) are. Between slices the host delivers messages, so a `stop` ends the search within the
-//! `postMessage` call that brings it, with what the slices established, as a native search
-//! answers its stop flag.
+//! page's (`wasm`) are. Between slices the host delivers messages, so a `stop` ends the search
+//! within the `postMessage` call that brings it, with what the slices established, as a native
+//! search answers its stop flag.
 //!
 //! What is kept across the slices of one search: the nodes counted (the user's node limit is
 //! over all of them) and the wall-clock time since `go` (the time limit is over that; `info
-//! time` shows it), both by `mate::sliced`; here, when the next periodic `info` line is due, and the last established bounds sent
-//! (a restarted slice establishes again what the previous one had: that is not news and is not
-//! sent twice).
+//! time` shows it), both by `mate::sliced`; here, when the next periodic `info` line is due,
+//! and the last established bounds sent (a restarted slice establishes again what the previous
+//! one had: that is not news and is not sent twice).
 //!
 //! Differences from the native engine, all asked for by the ABI: after `quit` (or
 //! [`Cooperative::terminate`]) nothing more is written, not even the answer of a search that
@@ -112,13 +112,12 @@ impl Runner for SliceRunner {
 /// slices established (`SlicedSolve::finish`), as a native search's answer after its stop flag
 /// or limit. Delivered as the search thread delivers (`search_thread::deliver`).
 fn finish<B: Backend, W: Write>(shared: &Shared<B, W>, run: Running, reason: UnknownReason) {
-    let hashfull = || shared.backend.lock().hashfull();
-    let res = match run.sliced.last() {
-        Some(_) => run.sliced.finish(reason, 0),
-        // Ended before its first slice: nothing searched, the table as it is.
-        None => run.sliced.finish(reason, hashfull()),
+    // The table's occupancy counts only for a search ended before its first slice.
+    let hashfull = match run.sliced.last() {
+        Some(_) => 0,
+        None => shared.backend.lock().hashfull(),
     };
-    deliver(shared, &run.job, Ok(res));
+    deliver(shared, &run.job, Ok(run.sliced.finish(reason, hashfull)));
 }
 
 /// The USI engine driven by its host: [`Cooperative::command`] for each line in,

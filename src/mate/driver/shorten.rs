@@ -21,9 +21,9 @@ const SHORTCUT_MIN_LINE: usize = 64;
 /// nothing, up to the last.
 const SHORTCUT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=8;
 
-/// Step: shortens a minimax line (`p.bounded`) by shortcut passes (`line::shorten`), reading the line
-/// again after each pass that stored a shorter proof; each shorter line read is a proven bound
-/// and is published. A pass that finds nothing is repeated two plies deeper, up to the last of
+/// Step: shortens a minimax line (`p.bounded`) by shortcut passes (`line::shorten`), reading
+/// the line again after each pass that stored a shorter proof; each shorter line read is a
+/// proven bound and is published. A pass that finds nothing is repeated two plies deeper, up to the last of
 /// `SHORTCUT_DEPTHS`; all the passes of one call together visit at most as many positions as
 /// the search has nodes so far (a pass visit costs about a third of a search node), so they
 /// take at most about a third of the time spent.
