@@ -12,12 +12,15 @@
 //!   `shogi`): pieces placed so that none attacks another.
 //! * [`shogi`]: the rules.
 //!
-//! Built for WebAssembly (`wasm32`), the crate also has `wasm`: the bindings a browser page (or
-//! another JavaScript host) calls, beside `cli` at the top (see `scripts/build-web`).
+//! Built for WebAssembly (`wasm32`), the crate has `wasm` at the top instead of `cli` (which is
+//! native only): the bindings a browser page (or another JavaScript host) calls (see
+//! `scripts/build-web`).
 
 #![warn(missing_docs)]
 
 pub mod check;
+// The native binary's command line; the WebAssembly build (`wasm`) has none.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod kikazu;
 pub mod mate;

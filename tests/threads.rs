@@ -10,7 +10,7 @@ use common::{oracle_moves, to_partial, OracleInfo};
 use shogi_core::ToUsi;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use tsumugi::cli::bench::POSITIONS;
+use tsumugi::mate::bench::POSITIONS;
 use tsumugi::mate::{Limits, Outcome, PostSearch, SearchResult, Solver};
 use tsumugi::shogi::{Move, Position};
 

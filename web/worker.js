@@ -1,4 +1,4 @@
-// The search's Web Worker: owns the WebAssembly solver (tsumugi.wasm, src/wasm.rs) so the page
+// The search's Web Worker: owns the WebAssembly solver (tsumugi.wasm, src/wasm/) so the page
 // never freezes. A search advances in slices (tsumugi_advance with a time bound); between two
 // slices the worker reads its messages, so a stop is answered at once with what the search has
 // established (tsumugi_stop), as the native engine answers its stop flag.

@@ -9,7 +9,11 @@
 //! rounds, reading policy) → `dfpn` (the search) and `line` (reading and verifying lines; it
 //! reaches the search through a narrow API) → `tt` (the table) → `value` (what is known of a
 //! node).
+//!
+//! Beside the API: [`sliced`], a solve advanced a slice at a time for hosts with one thread,
+//! and [`bench`], the bench positions and their runner (the search's node signature).
 
+pub mod bench;
 pub(crate) mod clock;
 mod dfpn;
 mod driver;
@@ -17,6 +21,7 @@ pub mod hash_size;
 mod hugebuf;
 mod line;
 pub mod result;
+pub mod sliced;
 mod tt;
 mod value;
 
@@ -235,19 +240,16 @@ impl Solver {
         std::thread::scope(|scope| {
             for ((i, jobs), slot) in receivers.into_iter().enumerate().zip(&slots) {
                 let crew = &crew;
-                let started = [SEARCH_STACK_BYTES, FALLBACK_STACK_BYTES]
-                    .into_iter()
-                    .any(|stack| {
-                        let jobs = jobs.clone();
-                        std::thread::Builder::new()
-                            .name(format!("helper-{}", i + 1))
-                            .stack_size(stack)
-                            .spawn_scoped(scope, move || {
-                                let scratch = slot.lock().take().expect("scratch present");
-                                dfpn::run_helper(tt, scratch, crew, jobs, stop, threshold, i + 1)
-                            })
-                            .is_ok()
-                    });
+                let started = start_with_search_stack(|thread| {
+                    let jobs = jobs.clone();
+                    thread
+                        .name(format!("helper-{}", i + 1))
+                        .spawn_scoped(scope, move || {
+                            let scratch = slot.lock().take().expect("scratch present");
+                            dfpn::run_helper(tt, scratch, crew, jobs, stop, threshold, i + 1)
+                        })
+                })
+                .is_ok();
                 if !started {
                     log::warn!("cannot start helper thread {}; searching without it", i + 1);
                 }
@@ -311,17 +313,27 @@ pub fn spawn_search_thread<T: Send + 'static>(
     // `spawn` drops its closure when it fails, so the work waits in a shared slot that the
     // thread that does start takes it from.
     let slot = std::sync::Arc::new(parking_lot::Mutex::new(Some(f)));
+    start_with_search_stack(|thread| {
+        let theirs = slot.clone();
+        thread.name(name.into()).spawn(move || {
+            let f = theirs.lock().take().expect("search closure present");
+            f()
+        })
+    })
+}
+
+/// Starts a thread with `spawn`, given a builder with [`SEARCH_STACK_BYTES`] of stack, or,
+/// if the system refuses to reserve that much, one with [`FALLBACK_STACK_BYTES`]: the one
+/// place a search thread's stack is chosen (the search thread of [`spawn_search_thread`] and
+/// the helpers of `Threads` > 1). Each refusal is logged; the last one is returned when both
+/// are refused. `spawn` may be called twice, so the work it starts must survive a refused
+/// attempt (a refused `spawn` drops its closure).
+fn start_with_search_stack<H>(
+    mut spawn: impl FnMut(std::thread::Builder) -> std::io::Result<H>,
+) -> std::io::Result<H> {
     let mut last_err = None;
     for stack in [SEARCH_STACK_BYTES, FALLBACK_STACK_BYTES] {
-        let theirs = slot.clone();
-        let r = std::thread::Builder::new()
-            .name(name.into())
-            .stack_size(stack)
-            .spawn(move || {
-                let f = theirs.lock().take().expect("search closure present");
-                f()
-            });
-        match r {
+        match spawn(std::thread::Builder::new().stack_size(stack)) {
             Ok(h) => return Ok(h),
             Err(e) => {
                 log::warn!("cannot start a search thread with {stack} bytes of stack: {e}");

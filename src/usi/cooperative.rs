@@ -9,16 +9,16 @@
 //! [`SliceRunner`] keeps the search and [`Cooperative::poll`] advances it by one *slice*: a
 //! solve on the same table bounded by a short time, after which df-pn restarts from the root
 //! with every proof, disproof and number kept, and the solver's last answer (`mate::driver`'s
-//! `last`), so nothing is lost between slices (the browser page's slices, `wasm`, work the
-//! same way). Between slices the host delivers messages, so a `stop` ends the search within the
-//! `postMessage` call that brings it, with what the slices established, as a native search
-//! answers its stop flag.
+//! `last`), so nothing is lost between slices. The slices are `mate::sliced`'s, as the browser
+//! page's (`wasm`) are. Between slices the host delivers messages, so a `stop` ends the search
+//! within the `postMessage` call that brings it, with what the slices established, as a native
+//! search answers its stop flag.
 //!
 //! What is kept across the slices of one search: the nodes counted (the user's node limit is
-//! over all of them), the wall-clock time since `go` (the time limit is over that; `info time`
-//! shows it), when the next periodic `info` line is due, and the last established bounds sent
-//! (a restarted slice establishes again what the previous one had: that is not news and is not
-//! sent twice).
+//! over all of them) and the wall-clock time since `go` (the time limit is over that; `info
+//! time` shows it), both by `mate::sliced`; here, when the next periodic `info` line is due,
+//! and the last established bounds sent (a restarted slice establishes again what the previous
+//! one had: that is not news and is not sent twice).
 //!
 //! Differences from the native engine, all asked for by the ABI: after `quit` (or
 //! [`Cooperative::terminate`]) nothing more is written, not even the answer of a search that
@@ -29,7 +29,8 @@ use super::engine::{Engine, Runner};
 use super::input::to_input;
 use super::search_thread::{deliver, run_search, write_progress, Backend, Job, LazySolver, Shared};
 use crate::mate::clock::Instant;
-use crate::mate::{Outcome, Progress, SearchResult, Stats, UnknownReason};
+use crate::mate::sliced::{SliceClock, SlicedSolve};
+use crate::mate::{Progress, UnknownReason};
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -63,18 +64,13 @@ impl Write for OutputBuffer {
     }
 }
 
-/// A search in progress, advanced one slice at a time.
+/// A search in progress, advanced one slice at a time (`mate::sliced`).
 struct Running {
     job: Box<Job>,
-    /// When the `go` arrived.
-    started: Instant,
+    /// The search of the job's position under its limits, time counted since `go`.
+    sliced: SlicedSolve,
     /// The table has been prepared for the job (at its first slice).
     prepared: bool,
-    /// Nodes and repetitions counted by the slices so far.
-    nodes: u64,
-    repetitions: u64,
-    /// The last slice's result (counters made the whole search's).
-    last: Option<SearchResult>,
     /// When the next periodic `info` line is due (`None`: no periodic lines, `PvInterval 0`).
     next_info: Option<Instant>,
     /// The bounds (upper, lower) of the last news sent.
@@ -83,29 +79,15 @@ struct Running {
 
 impl Running {
     fn new(job: Box<Job>) -> Running {
-        let started = Instant::now();
-        let next_info = job.limits.info_interval.map(|i| started + i);
+        let sliced = SlicedSolve::new(job.pos.clone(), job.limits.clone(), SliceClock::SinceStart);
+        let next_info = job.limits.info_interval.map(|i| sliced.started() + i);
         Running {
             job,
-            started,
+            sliced,
             prepared: false,
-            nodes: 0,
-            repetitions: 0,
-            last: None,
             next_info,
             published: None,
         }
-    }
-}
-
-/// The counters of a whole search from those of its current slice (`slice`): nodes and
-/// repetitions of the finished slices added, the time since `go`.
-fn whole(started: Instant, nodes: u64, repetitions: u64, slice: &Stats) -> Stats {
-    Stats {
-        nodes: nodes + slice.nodes,
-        time: started.elapsed(),
-        hashfull: slice.hashfull,
-        repetitions: repetitions + slice.repetitions,
     }
 }
 
@@ -127,39 +109,15 @@ impl Runner for SliceRunner {
 }
 
 /// Ends `run` for `reason` (a stop, or the user's time or node limit): the answer is what its
-/// slices established, as a native search's answer after its stop flag or limit. Delivered as
-/// the search thread delivers (`search_thread::deliver`).
+/// slices established (`SlicedSolve::finish`), as a native search's answer after its stop flag
+/// or limit. Delivered as the search thread delivers (`search_thread::deliver`).
 fn finish<B: Backend, W: Write>(shared: &Shared<B, W>, run: Running, reason: UnknownReason) {
-    let res = match run.last {
-        Some(mut r) => {
-            // A slice cut by its own bound reads `Unknown(Time)` (or `Nodes`); the search as a
-            // whole ended for `reason`. Any other outcome (a mate, with its status) stands.
-            if let Outcome::Unknown(
-                UnknownReason::Time | UnknownReason::Nodes | UnknownReason::Stopped,
-            ) = r.outcome
-            {
-                r.outcome = Outcome::Unknown(reason.clone());
-            }
-            r.stats.time = run.started.elapsed();
-            r.interrupted = Some(reason);
-            r
-        }
-        None => {
-            // Ended before its first slice: nothing searched.
-            let mut r = SearchResult::unknown(reason);
-            r.stats = whole(
-                run.started,
-                0,
-                0,
-                &Stats {
-                    hashfull: shared.backend.lock().hashfull(),
-                    ..Stats::default()
-                },
-            );
-            r
-        }
+    // The table's occupancy counts only for a search ended before its first slice.
+    let hashfull = match run.sliced.last() {
+        Some(_) => 0,
+        None => shared.backend.lock().hashfull(),
     };
-    deliver(shared, &run.job, Ok(res));
+    deliver(shared, &run.job, Ok(run.sliced.finish(reason, hashfull)));
 }
 
 /// The USI engine driven by its host: [`Cooperative::command`] for each line in,
@@ -269,20 +227,12 @@ impl Cooperative {
             return;
         };
         let shared = &*self.engine.shared;
-        let user = &run.job.limits;
-        let elapsed = run.started.elapsed();
-        let out_of_time = |elapsed: Duration| user.time.is_some_and(|t| elapsed >= t);
-        let out_of_nodes = |nodes: u64| user.nodes.is_some_and(|n| nodes >= n);
-        if out_of_time(elapsed) {
-            return finish(shared, run, UnknownReason::Time);
+        if let Some(reason) = run.sliced.limit_spent() {
+            return finish(shared, run, reason);
         }
-        if out_of_nodes(run.nodes) {
-            return finish(shared, run, UnknownReason::Nodes);
-        }
-        let mut limits = user.clone();
-        let slice = slice_length(elapsed);
-        limits.time = Some(user.time.map_or(slice, |t| slice.min(t - elapsed)));
-        limits.nodes = user.nodes.map(|n| n - run.nodes);
+        let mut limits = run
+            .sliced
+            .slice_limits(None, Some(slice_length(run.sliced.time())));
         // The solver calls back when the next periodic line is due (and, if that is within
         // the slice, every so often after it: the lines are written on this search's schedule).
         let now = Instant::now();
@@ -290,10 +240,10 @@ impl Cooperative {
             at.saturating_duration_since(now)
                 .max(Duration::from_millis(1))
         });
-        let interval = user.info_interval;
-        let (started, nodes, repetitions) = (run.started, run.nodes, run.repetitions);
+        let interval = run.job.limits.info_interval;
         let next_info = &mut run.next_info;
         let published = &mut run.published;
+        // Reports come with the whole search's counters (`SlicedSolve::advance`).
         let mut progress = |p: &Progress| {
             if p.news.is_some() {
                 let bounds = p.status.as_ref().map(|s| (s.upper, s.lower));
@@ -309,32 +259,21 @@ impl Cooperative {
                 }
                 *next_info = interval.and_then(|i| now.checked_add(i));
             }
-            let p = Progress {
-                stats: whole(started, nodes, repetitions, &p.stats),
-                ..p.clone()
-            };
-            write_progress(&mut shared.io.lock(), &p);
+            write_progress(&mut shared.io.lock(), p);
         };
-        let res = run_search(shared, &run.job, &limits, !run.prepared, &mut progress);
+        let (job, prepare) = (&run.job, !run.prepared);
+        let res = run
+            .sliced
+            .advance(&limits, &mut progress, |_, limits, progress| {
+                run_search(shared, job, limits, prepare, progress)
+            });
         run.prepared = true;
-        let mut r = match res {
-            Ok(r) => r,
-            Err(e) => return deliver(shared, &run.job, Err(e)),
-        };
-        r.stats = whole(run.started, run.nodes, run.repetitions, &r.stats);
-        run.nodes = r.stats.nodes;
-        run.repetitions = r.stats.repetitions;
-        if r.interrupted.is_none() {
-            // Solved (or proven unsolvable): the answer, as the search thread writes it.
-            return deliver(shared, &run.job, Ok(r));
-        }
-        run.last = Some(r);
-        if out_of_time(run.started.elapsed()) {
-            finish(shared, run, UnknownReason::Time);
-        } else if out_of_nodes(run.nodes) {
-            finish(shared, run, UnknownReason::Nodes);
-        } else {
-            self.engine.runner.current = Some(run);
+        match res {
+            Err(e) => deliver(shared, &run.job, Err(e)),
+            // Solved (or proven unsolvable), or out of the user's time or nodes: the answer,
+            // as the search thread writes it.
+            Ok(Some(r)) => deliver(shared, &run.job, Ok(r)),
+            Ok(None) => self.engine.runner.current = Some(run),
         }
     }
 }

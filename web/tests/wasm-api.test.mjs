@@ -1,4 +1,4 @@
-// The WebAssembly module's API (src/wasm.rs) in Node, without a browser: the bench's node
+// The WebAssembly module's API (src/wasm/) in Node, without a browser: the bench's node
 // signature equals the native binary's (the core compiled unchanged in logic), searches in
 // slices end with the native answer, stop answers at once, and bad requests get errors.
 //   cd web && node --test tests/   (scripts/test-web; needs scripts/build-web and the native
