@@ -182,7 +182,8 @@ def test_shogihome_like_session(engine):
     engine.send("setoption name USI_Ponder value true")
     engine.send("isready")
     _, before = engine.wait_for("readyok", 10)
-    assert before == [], f"setoption answered with {before}"
+    # The table is allocated at isready, and its size said: nothing else comes before readyok.
+    assert before == ["info string USI_Hash 32 MB allocated"], f"isready answered with {before}"
     engine.send("usinewgame")
 
     # go mate <ms>: one checkmate line, a replayable mate, preceded only by info lines.

@@ -375,8 +375,9 @@ test('Japanese mode shows Japanese status and error text', async () => {
   await solvedAnswer(page);
   assert.equal(await page.textContent('#engine-state'), '準備完了');
   const status = await page.textContent('#status-text');
-  assert.match(status, /9手詰: 最短を証明済み/);
-  assert.match(status, /無駄合を省略/);
+  // A composed answer names its two counts: the composers' (the line) and the strict one.
+  assert.match(status, /作意の数え方 \(無駄合を省略\): 3手/);
+  assert.match(status, /厳密な手数 \(無駄合も数える\): 9手詰、最短を証明済み/);
   assert.doesNotMatch(status, /[a-z]{3,}/, status);
   // The box's old complaint about its own output, and a fault inside a board diagram.
   await loadText(page, `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`);
