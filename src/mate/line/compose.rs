@@ -207,7 +207,7 @@ mod tests {
 
     /// White's king on 1a in check from the lance on 1i; white holds a pawn.
     fn checked() -> Position {
-        Position::from_sfen("8k/9/9/9/9/9/9/9/8L w P 1").unwrap()
+        Position::from_sfen("8k/9/9/9/9/9/9/9/8L w p 1").unwrap()
     }
 
     #[test]
