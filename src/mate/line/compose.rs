@@ -41,6 +41,11 @@ fn captured_at_once(pos: &Position, rest: &[Move]) -> Option<PieceKind> {
     })
 }
 
+/// The 狭義無駄合 question of [`useless_interposition`]: given the position right after the
+/// capture (defender to move again) and the captured kind, whether the defender, given that
+/// piece back, is still mated as soon (`None`: not decided).
+pub type NarrowQuestion<'a> = &'a mut dyn FnMut(&Position, PieceKind) -> Option<bool>;
+
 /// The 無駄合 (useless interposition) rule, shared by the engine's composer mode and the composer
 /// check (`review`): whether the defender's move `rest[0]` (from `pos`, defender to move) in the
 /// line `rest` is a useless interposition. Only an interposition (see [`interposes`]) that the
@@ -61,7 +66,7 @@ fn captured_at_once(pos: &Position, rest: &[Move]) -> Option<PieceKind> {
 pub fn useless_interposition(
     pos: &Position,
     rest: &[Move],
-    narrow: Option<&mut dyn FnMut(&Position, PieceKind) -> Option<bool>>,
+    narrow: Option<NarrowQuestion<'_>>,
 ) -> Option<bool> {
     let Some(kind) = captured_at_once(pos, rest) else {
         return Some(false);
