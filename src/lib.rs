@@ -5,8 +5,8 @@
 //! * [`cli`]: the binary's command line (the USI engine, or a subcommand for people and scripts).
 //! * [`usi`]: the USI protocol engine.
 //! * [`mate`]: the mate search.
-//! * [`check`]: checking a composed problem (余詰, longest defences, 駒余り, variations),
-//!   built on `mate`'s public API (`cli` → `check` → `mate`).
+//! * [`review`]: checking a composed problem (`tsumugi check`: 余詰, longest defences, 駒余り,
+//!   variations), built on `mate`'s public API (`cli` → `review` → `mate`).
 //! * [`record`]: problem files in and out (SFEN, KIF/KI2 with BOD diagrams, CSA, ASCII).
 //! * [`kikazu`]: a puzzle on the rules' attack tables (利かずの駒並べ, `cli` → `kikazu` →
 //!   `shogi`): pieces placed so that none attacks another.
@@ -18,13 +18,13 @@
 
 #![warn(missing_docs)]
 
-pub mod check;
 // The native binary's command line; the WebAssembly build (`wasm`) has none.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod kikazu;
 pub mod mate;
 pub mod record;
+pub mod review;
 pub mod shogi;
 pub mod usi;
 #[cfg(target_arch = "wasm32")]

@@ -1,13 +1,13 @@
 //! `tsumugi check`: check a composed problem (余詰, longest defences, 駒余り, variations) and
-//! write the report as text or JSON (see [`crate::check`]).
+//! write the report as text or JSON (see [`crate::review`]).
 
 use super::args::{clip_message, usage_error, CheckArgs, CheckFormat, EXIT_USAGE};
 use super::kit::input::read_position;
 use super::kit::search::fit_hash_mb;
 use super::kit::stop::{install_signal_handler, EXIT_INTERRUPTED, STOP};
 use super::output::{note, say, say_bytes};
-use crate::check::{check_with_progress, parse_solution, CheckOptions, Report, Severity, Verdict};
 use crate::record::{self, kif};
+use crate::review::{check_with_progress, parse_solution, CheckOptions, Report, Severity, Verdict};
 use crate::shogi::{Move, Position};
 use std::path::Path;
 use std::process::ExitCode;

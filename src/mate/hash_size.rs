@@ -24,7 +24,7 @@
 pub const MIN_MB: usize = 1;
 
 /// Default size of the native engine (`USI_Hash`), of `tsumugi solve` and `tsumugi check` and
-/// of [`crate::check::CheckOptions`]: a quarter of a GB keeps minutes of search on a small
+/// of [`crate::review::CheckOptions`]: a quarter of a GB keeps minutes of search on a small
 /// machine and leaves room for a GUI and another engine beside it.
 pub const DEFAULT_MB: usize = 256;
 

@@ -26,7 +26,10 @@ mod tt;
 mod value;
 
 pub use dfpn::Threshold;
-pub use line::{is_useless_interposition, verify as verify_mate_line, verify_composed};
+pub use line::{
+    interposes, is_useless_interposition, useless_interposition, verify as verify_mate_line,
+    verify_composed, NarrowQuestion,
+};
 pub use result::{MateStatus, Outcome, Progress, SearchResult, Stats, UnknownReason};
 pub use tt::{available_memory_mb, hash_limit_mb};
 

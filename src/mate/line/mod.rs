@@ -20,7 +20,7 @@ mod verify;
 mod walk;
 
 pub(crate) use compose::compose;
-pub use compose::is_useless_interposition;
+pub use compose::{interposes, is_useless_interposition, useless_interposition, NarrowQuestion};
 pub(crate) use minimax::read_minimax;
 pub(crate) use shortcut::shorten;
 pub use verify::{verify, verify_composed};
