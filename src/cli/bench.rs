@@ -5,9 +5,7 @@ use super::args::BenchArgs;
 use super::kit::search::fit_hash_mb;
 use super::output::say;
 // The list and its runner live in `mate::bench`, which the browser build uses too.
-pub use crate::mate::bench::{
-    run_positions, totals, BenchLine, NODE_LIMIT, POSITIONS,
-};
+pub use crate::mate::bench::{run_positions, totals, BenchLine, NODE_LIMIT, POSITIONS};
 use std::process::ExitCode;
 
 /// `tsumugi bench [--hash-mb M] [--threads N]`.

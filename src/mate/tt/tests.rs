@@ -1,0 +1,199 @@
+use super::*;
+use crate::shogi::{Move, PieceKind};
+
+/// Stores (pn, dn, len) for (key, hand) with no parent and the given effort.
+fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), amount: u32) {
+    let v = Value {
+        pn,
+        dn,
+        hand,
+        len,
+        best: Move::NONE,
+    };
+    t.store(key, v, 0, amount);
+}
+
+fn hand(kinds: &[PieceKind]) -> Hand {
+    let mut h = Hand::EMPTY;
+    for &k in kinds {
+        h.add(k);
+    }
+    h
+}
+
+#[test]
+fn proof_and_disproof_dominance() {
+    let mut t = Table::new(1);
+    let g = hand(&[PieceKind::Gold]);
+    let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+    let s = hand(&[PieceKind::Silver]);
+    put(&mut t, 42, g, (0, INF, 3), 1);
+    assert_eq!(
+        t.probe(42, gs, u32::MAX).v.pn,
+        0,
+        "superior hand reuses the proof"
+    );
+    assert_ne!(t.probe(42, s, u32::MAX).v.pn, 0, "other hand does not");
+    assert!(!t.probe(43, gs, u32::MAX).found, "other key never matches");
+    put(&mut t, 7, gs, (INF, 0, NO_MATE), 1);
+    assert_eq!(
+        t.probe(7, g, u32::MAX).v.dn,
+        0,
+        "inferior hand reuses the disproof"
+    );
+    assert_ne!(t.probe(7, hand(&[PieceKind::Rook]), u32::MAX).v.dn, 0);
+}
+
+#[test]
+fn length_bounds() {
+    let mut t = Table::new(1);
+    let g = hand(&[PieceKind::Gold]);
+    // Mate within 11 plies, no mate within 9: both true at once, both kept.
+    put(&mut t, 11, g, (0, INF, 11), 1);
+    put(&mut t, 11, g, (INF, 0, 9), 1);
+    assert_eq!(t.probe(11, g, 11).v.pn, 0, "proof within its length");
+    assert_eq!(t.probe(11, g, u32::MAX).v.pn, 0, "proof without limit");
+    let p = t.probe(11, g, 10);
+    assert!(p.v.pn != 0 && p.v.dn != 0, "neither holds for 10 plies");
+    assert_eq!(t.probe(11, g, 9).v.dn, 0, "disproof within its length");
+    assert_eq!(t.probe(11, g, 3).v.dn, 0, "and any shorter one");
+    assert_eq!(t.probe(11, Hand::EMPTY, 9).v.dn, 0, "inferior hand");
+    // An unsolved entry for a longer limit sits beside the disproof.
+    put(&mut t, 11, g, (4, 6, 0), 1);
+    assert_eq!(t.probe(11, g, 9).v.dn, 0, "disproof kept");
+    assert_eq!((t.probe(11, g, 10).v.pn, t.probe(11, g, 10).v.dn), (4, 6));
+    // A longer disproof replaces the shorter; a shorter proof the longer.
+    put(&mut t, 11, g, (INF, 0, 10), 1);
+    assert_eq!(t.probe(11, g, 10).v.dn, 0);
+    put(&mut t, 11, g, (0, INF, 13), 1);
+    assert_eq!(t.probe(11, g, 12).v.len, 11, "the shorter proof stays");
+    // Unconditional disproof.
+    put(&mut t, 12, g, (INF, 0, NO_MATE), 1);
+    assert_eq!(t.probe(12, g, u32::MAX).v.dn, 0);
+}
+
+#[test]
+fn bounds_from_unsolved_entries() {
+    let mut t = Table::new(1);
+    let g = hand(&[PieceKind::Gold]);
+    let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+    put(&mut t, 9, g, (5, 7, 0), 1);
+    let p = t.probe(9, gs, u32::MAX);
+    assert_eq!(p.v.dn, 7, "superior hand: dn at least the inferior's");
+    assert_eq!(p.v.pn, 1);
+    put(&mut t, 9, gs, (4, 2, 0), 1);
+    let p = t.probe(9, g, u32::MAX);
+    assert_eq!(
+        (p.v.pn, p.v.dn),
+        (5, 7),
+        "exact entry, pn bounded below by superior's 4"
+    );
+}
+
+/// A key spread over all 64 bits, as Zobrist keys are (`k` > 0 gives a non-zero key).
+fn spread(k: u64) -> u64 {
+    k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[test]
+fn gc_keeps_solved_and_expensive_entries() {
+    let mut t = Table::new(1);
+    for k in 1..2000u64 {
+        put(&mut t, spread(k), Hand::EMPTY, (3, 3, 0), k as u32);
+    }
+    put(&mut t, spread(5 << 40), Hand::EMPTY, (0, INF, 1), 0);
+    t.gc();
+    assert!(t.probe(spread(5 << 40), Hand::EMPTY, u32::MAX).found);
+    assert!(t.probe(spread(1999), Hand::EMPTY, u32::MAX).found);
+    assert!(!t.probe(spread(1), Hand::EMPTY, u32::MAX).found);
+}
+
+/// The size asked is the size used: 1000 MB is 1000 MB of clusters, not the 512 MB of the
+/// power of two below it (pages are touched lazily, so this costs no memory).
+#[test]
+fn a_table_of_any_size_has_all_the_clusters_asked_for() {
+    for mb in [1usize, 3, 200, 1000] {
+        let t = Table::try_new(mb).unwrap();
+        assert_eq!(t.size_mb(), mb);
+        assert_eq!(t.clusters.len(), mb * CLUSTERS_PER_MB, "{mb} MB");
+        assert_eq!(t.clusters.len() * std::mem::size_of::<Cluster>(), mb << 20);
+    }
+}
+
+/// Keys index every cluster of a table that is not a power of two, evenly, and never one
+/// past the end; what is stored at either end is found again.
+#[test]
+fn the_index_of_a_non_power_of_two_table_covers_all_its_clusters() {
+    let t = Table::try_new(3).unwrap();
+    let n = t.clusters.len();
+    assert_eq!(n, 3 * CLUSTERS_PER_MB);
+    assert_eq!(t.cluster_index(0), 0);
+    assert_eq!(t.cluster_index(u64::MAX), n - 1);
+    let mut hits = vec![0u32; n];
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..n * 32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        hits[t.cluster_index(x)] += 1;
+    }
+    assert!(hits.iter().all(|&h| h > 0), "a cluster no key reaches");
+    // The last third (beyond the 2 MB a power of two would give) gets its third of keys.
+    let tail: u32 = hits[2 * n / 3..].iter().sum();
+    let share = tail as f64 / (n * 32) as f64;
+    assert!((0.32..0.35).contains(&share), "last third gets {share}");
+    for key in [1u64, u64::MAX - 1] {
+        put_tagged(&t, key, 5);
+        assert!(t.probe(key, Hand::EMPTY, u32::MAX).found);
+    }
+}
+
+/// A size no machine has is refused with `None`, and a smaller one is still allocated.
+#[test]
+fn an_impossible_table_size_is_refused_not_aborted() {
+    assert!(Table::try_new(usize::MAX).is_none(), "MB overflow");
+    assert!(Table::try_new(1 << 40).is_none(), "2^60 bytes");
+    let t = Table::new(1 << 40);
+    assert!(
+        t.size_mb() < 1 << 40 && t.size_mb() >= 1,
+        "halved until it fits"
+    );
+    assert_eq!(t.clusters.len(), t.size_mb() * CLUSTERS_PER_MB);
+}
+
+/// Threads sharing the table never see an entry half-written: each store writes one tag
+/// into two different words (the numbers and the parent), and every probe must read them
+/// from the same store. Few keys, so the threads collide on the same clusters all the time.
+/// (With `set_shared(false)` it fails at once: checked. A ThreadSanitizer run of this test,
+/// `-Zsanitizer=thread -Zbuild-std` on nightly, reports no race.)
+#[test]
+fn shared_table_never_shows_a_half_written_entry() {
+    let mut t = Table::new(1);
+    t.set_shared(true);
+    let t = &t;
+    std::thread::scope(|s| {
+        for w in 0..4u64 {
+            s.spawn(move || {
+                let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (w + 1);
+                for _ in 0..200_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let key = (x % 16 + 1) << 20;
+                    let tag = ((x >> 32) as u32 & 0xffff) | 1;
+                    put_tagged(t, key, tag);
+                    let p = t.probe(key, Hand::EMPTY, u32::MAX);
+                    if p.found {
+                        assert_eq!(p.parent, Some(p.v.pn), "torn entry");
+                        assert_eq!(p.v.pn, p.v.dn, "torn entry");
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// An unsolved entry for `key` (empty hand) whose pn, dn and parent are all `tag`.
+fn put_tagged(t: &Table, key: u64, tag: u32) {
+    t.store(key, Value::unsolved(tag, tag, Hand::EMPTY), tag, 1);
+}
