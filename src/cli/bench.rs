@@ -14,7 +14,7 @@
 //! positions without a mate.
 
 use super::args::BenchArgs;
-use super::output::say;
+use super::output::{note, say};
 use crate::mate::{Limits, Outcome, PostSearch, Solver, UnknownReason};
 use crate::shogi::Position;
 use std::process::ExitCode;
@@ -197,6 +197,11 @@ pub fn cmd_bench(args: BenchArgs) -> ExitCode {
         run_positions(POSITIONS, hash_mb, threads, NODE_LIMIT, &mut |l| say(l))
     });
     let (nodes, time, nps) = totals(&lines);
+    // Which slider lookup ran (it changes the speed, never the nodes), for comparing builds.
+    note(format_args!(
+        "slider lookup: {}",
+        crate::shogi::attacks::slider_path().name()
+    ));
     say(format_args!(
         "nodes {nodes} time_ms {} nps {nps}",
         time.as_millis()
