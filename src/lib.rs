@@ -11,11 +11,20 @@
 //! * [`kikazu`]: a puzzle on the rules' attack tables (利かずの駒並べ, `cli` → `kikazu` →
 //!   `shogi`): pieces placed so that none attacks another.
 //! * [`shogi`]: the rules.
+//! * [`system`]: what the operating system reports (available memory), per system.
 //!
 //! Built for WebAssembly (`wasm32`), the crate also has `wasm`: the bindings a browser page (or
 //! another JavaScript host) calls, beside `cli` at the top (see `scripts/build-web`).
 
 #![warn(missing_docs)]
+
+/// `tsumugi --version`: the crate version and the commit it was built from (`build.rs`).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("TSUMUGI_COMMIT"),
+    ")"
+);
 
 pub mod check;
 pub mod cli;
@@ -23,6 +32,7 @@ pub mod kikazu;
 pub mod mate;
 pub mod record;
 pub mod shogi;
+pub mod system;
 pub mod usi;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
