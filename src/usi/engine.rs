@@ -68,12 +68,9 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// Available memory in MB (Linux `MemAvailable`), to keep `USI_Hash` from exhausting it.
+/// Available memory in MB (Linux and Windows), to keep `USI_Hash` from exhausting it.
 fn available_memory_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
+    crate::system::available_memory_mb()
 }
 
 /// What runs the searches the protocol loop starts: the search thread natively
