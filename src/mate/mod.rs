@@ -112,6 +112,8 @@ pub struct Solver {
 impl Solver {
     /// A solver with a table of `hash_mb` megabytes (allocated now).
     pub fn new(hash_mb: usize) -> Solver {
+        // The slider lookup is chosen once per process (a no-op after the first time).
+        crate::shogi::attacks::slider_path();
         Solver {
             tt: tt::Table::new(hash_mb),
             scratch: dfpn::Scratch::new(),

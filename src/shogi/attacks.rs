@@ -261,9 +261,16 @@ const PATH_PORTABLE: u8 = 1;
 const PATH_PEXT: u8 = 2;
 static PATH: AtomicU8 = AtomicU8::new(PATH_UNKNOWN);
 
-/// The slider path this process uses (chosen at the first call).
+/// The slider path this process uses, chosen at the first call: the binary makes it when it
+/// starts (`cli::run`) and every `mate::Solver::new` makes sure of it. Until then lookups take
+/// the portable path, which gives the same attacks: the hot path tests one byte for PEXT and
+/// has no "not chosen yet" branch.
 pub fn slider_path() -> SliderPath {
-    if path_code() == PATH_PEXT {
+    let mut p = PATH.load(Ordering::Relaxed);
+    if p == PATH_UNKNOWN {
+        p = choose_path();
+    }
+    if p == PATH_PEXT {
         SliderPath::Pext
     } else {
         SliderPath::Portable
@@ -282,14 +289,10 @@ pub fn set_slider_path(want: SliderPath) -> SliderPath {
     slider_path()
 }
 
+/// Whether lookups use the PEXT instruction (the path was chosen, and chose it).
 #[inline(always)]
-fn path_code() -> u8 {
-    let p = PATH.load(Ordering::Relaxed);
-    if p != PATH_UNKNOWN {
-        p
-    } else {
-        choose_path()
-    }
+fn use_pext() -> bool {
+    PATH.load(Ordering::Relaxed) == PATH_PEXT
 }
 
 /// The first lookup's choice: `TSUMUGI_PEXT=off` forces the portable path, `on` takes PEXT
@@ -310,7 +313,7 @@ fn choose_path() -> u8 {
     };
     let code = if pext { PATH_PEXT } else { PATH_PORTABLE };
     PATH.store(code, Ordering::Relaxed);
-    log::debug!("slider lookup: {}", slider_path().name());
+    log::debug!("slider lookup: {}", if pext { "pext" } else { "portable" });
     code
 }
 
@@ -405,7 +408,7 @@ fn pext_bmi2(x: u64, mask: u64) -> u64 {
 fn line_attack(sq: Square, line: usize, occ: Bitboard) -> Bitboard {
     let m = &LINE_MASKS[sq.index()][line];
     #[cfg(target_arch = "x86_64")]
-    let idx = if path_code() == PATH_PEXT {
+    let idx = if use_pext() {
         pext_bmi2(occ.lo(), m.lo) | (pext_bmi2(occ.hi(), m.hi) << m.lo_bits)
     } else {
         pext_portable(occ.lo(), m.lo) | (pext_portable(occ.hi(), m.hi) << m.lo_bits)
