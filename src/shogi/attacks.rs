@@ -254,7 +254,7 @@ impl SliderPath {
 
 // The path in force, chosen once per process (`choose_path`): the binary is built for the
 // x86-64 baseline, so whether PEXT may be used is known only at run time. A relaxed load of a
-// byte that never changes after the first lookup stays in L1 and its branch is always predicted
+// byte that never changes once chosen stays in L1 and its branch is always predicted
 // the same way: measured against a build with PEXT compiled in, see docs/release.md.
 const PATH_UNKNOWN: u8 = 0;
 const PATH_PORTABLE: u8 = 1;
@@ -290,12 +290,13 @@ pub fn set_slider_path(want: SliderPath) -> SliderPath {
 }
 
 /// Whether lookups use the PEXT instruction (the path was chosen, and chose it).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn use_pext() -> bool {
     PATH.load(Ordering::Relaxed) == PATH_PEXT
 }
 
-/// The first lookup's choice: `TSUMUGI_PEXT=off` forces the portable path, `on` takes PEXT
+/// The choice, made by the first [`slider_path`]: `TSUMUGI_PEXT=off` forces the portable path, `on` takes PEXT
 /// whenever the CPU has BMI2, and anything else (or unset) takes it where it is fast.
 /// Threads racing here all compute the same value.
 #[cold]
