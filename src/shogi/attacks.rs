@@ -361,6 +361,7 @@ fn pext_is_fast() -> bool {
 }
 
 /// The rule of [`pext_is_fast`] on a CPUID vendor string and display family.
+#[cfg(any(target_arch = "x86_64", test))]
 fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
     let amd_like = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
     !(amd_like && family < 0x19)
