@@ -1,12 +1,13 @@
-//! Slider attack lookup: our PEXT tables (`tsumugi::shogi::attacks`) against a classical ray
+//! Slider attack lookup: our PEXT tables (`tsumugi::shogi::attacks`), indexed by the PEXT
+//! instruction and by the portable loop (the two run-time paths), against a classical ray
 //! scan (per-direction ray masks, first blocker by bit scan), the choice recorded in
-//! `src/shogi/attacks.rs`. Same pseudo-random occupancies for both; medians of 5 runs.
+//! `src/shogi/attacks.rs`. Same pseudo-random occupancies for all; medians of 5 runs.
 //!
 //! `cargo bench --bench sliders`
 
 use std::hint::black_box;
 use std::time::Instant;
-use tsumugi::shogi::attacks::{bishop_attack, rook_attack};
+use tsumugi::shogi::attacks::{bishop_attack, rook_attack, set_slider_path, SliderPath};
 use tsumugi::shogi::{Bitboard, Square};
 
 /// RAYS[dir][sq]: squares from sq in direction dir to the edge (no blockers).
@@ -86,8 +87,23 @@ fn main() {
     }
     let lookups = occs.len() * 81 * 2;
     let mut pext_ns = vec![];
+    let mut loop_ns = vec![];
     let mut ray_ns = vec![];
+    let pext_here = set_slider_path(SliderPath::Pext) == SliderPath::Pext;
     for _ in 0..5 {
+        // The tables indexed by the portable loop (as on a CPU without a fast PEXT).
+        set_slider_path(SliderPath::Portable);
+        let t = Instant::now();
+        let mut acc = 0u128;
+        for &o in &occs {
+            for s in Square::all() {
+                acc ^= rook_attack(s, Bitboard(black_box(o))).0;
+                acc ^= bishop_attack(s, Bitboard(black_box(o))).0;
+            }
+        }
+        black_box(acc);
+        loop_ns.push(t.elapsed().as_nanos() as f64 / lookups as f64);
+        set_slider_path(SliderPath::Pext);
         let t = Instant::now();
         let mut acc = 0u128;
         for &o in &occs {
@@ -110,10 +126,16 @@ fn main() {
         ray_ns.push(t.elapsed().as_nanos() as f64 / lookups as f64);
     }
     pext_ns.sort_by(f64::total_cmp);
+    loop_ns.sort_by(f64::total_cmp);
     ray_ns.sort_by(f64::total_cmp);
-    let (p, r) = (pext_ns[2], ray_ns[2]);
+    let (p, l, r) = (pext_ns[2], loop_ns[2], ray_ns[2]);
     println!("slider lookup (rook + bishop), median of 5 over {lookups} lookups each:");
-    println!("  PEXT tables     {p:.2} ns/lookup");
+    if pext_here {
+        println!("  PEXT tables     {p:.2} ns/lookup");
+    } else {
+        println!("  (no BMI2 here: the PEXT row is the portable loop again)");
+    }
+    println!("  portable loop   {l:.2} ns/lookup");
     println!("  classical rays  {r:.2} ns/lookup");
     println!("  ratio rays/PEXT {:.2}", r / p);
 }

@@ -11,12 +11,21 @@
 //! * [`kikazu`]: a puzzle on the rules' attack tables (利かずの駒並べ, `cli` → `kikazu` →
 //!   `shogi`): pieces placed so that none attacks another.
 //! * [`shogi`]: the rules.
+//! * [`system`]: what the operating system reports (available memory), per system.
 //!
 //! Built for WebAssembly (`wasm32`), the crate has `wasm` at the top instead of `cli` (which is
 //! native only): the bindings a browser page (or another JavaScript host) calls (see
 //! `scripts/build-web`).
 
 #![warn(missing_docs)]
+
+/// `tsumugi --version`: the crate version and the commit it was built from (`build.rs`).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("TSUMUGI_COMMIT"),
+    ")"
+);
 
 // The native binary's command line; the WebAssembly build (`wasm`) has none.
 #[cfg(not(target_arch = "wasm32"))]
@@ -26,6 +35,7 @@ pub mod mate;
 pub mod record;
 pub mod review;
 pub mod shogi;
+pub mod system;
 pub mod usi;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

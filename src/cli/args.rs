@@ -18,7 +18,7 @@ const HELP: &str = "usage: {usage}\n\n{about-with-newline}\n{all-args}{after-hel
 #[derive(Parser, Debug)]
 #[command(
     name = "tsumugi",
-    version,
+    version = crate::VERSION,
     about = "A tsume-shogi (mate problem) solver. With no arguments: a USI engine on stdin/stdout.",
     help_template = HELP,
     after_help = "\

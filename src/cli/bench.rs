@@ -3,7 +3,7 @@
 
 use super::args::BenchArgs;
 use super::kit::search::fit_hash_mb;
-use super::output::say;
+use super::output::{note, say};
 // The list and its runner live in `mate::bench`, which the browser build uses too.
 pub use crate::mate::bench::{run_positions, totals, BenchLine, NODE_LIMIT, POSITIONS};
 use std::process::ExitCode;
@@ -16,6 +16,11 @@ pub fn cmd_bench(args: BenchArgs) -> ExitCode {
         run_positions(POSITIONS, hash_mb, threads, NODE_LIMIT, &mut |l| say(l))
     });
     let (nodes, time, nps) = totals(&lines);
+    // Which slider lookup ran (it changes the speed, never the nodes), for comparing builds.
+    note(format_args!(
+        "slider lookup: {}",
+        crate::shogi::attacks::slider_path().name()
+    ));
     say(format_args!(
         "nodes {nodes} time_ms {} nps {nps}",
         time.as_millis()

@@ -132,6 +132,8 @@ impl Solver {
     /// caller to report. The size is not capped here: callers cap a user's request by
     /// [`hash_limit_mb`] first.
     pub fn new(hash_mb: usize) -> Solver {
+        // The slider lookup is chosen once per process (a no-op after the first time).
+        crate::shogi::attacks::slider_path();
         Solver {
             tt: tt::Table::new(hash_mb),
             scratch: dfpn::Scratch::new(),

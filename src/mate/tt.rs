@@ -199,12 +199,10 @@ pub struct Table {
 /// Clusters per megabyte.
 const CLUSTERS_PER_MB: usize = (1 << 20) / std::mem::size_of::<Cluster>();
 
-/// Memory the system can give now in MB (Linux `MemAvailable`; `None` where unknown).
+/// Memory the system can give now in MB (Linux `MemAvailable`, Windows
+/// `GlobalMemoryStatusEx`; `None` where unknown): see [`crate::system`].
 pub fn available_memory_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
+    crate::system::available_memory_mb()
 }
 
 /// The largest table (MB) to allocate now when `have` MB of tables are held and freed first:

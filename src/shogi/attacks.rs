@@ -9,11 +9,13 @@
 //!   sliders` times rook + bishop lookups against a classical ray scan (ray masks, first blocker
 //!   by bit scan); on our Xeon (BMI2 with fast PEXT) the ray scan took about 4 times as long
 //!   (2026-11-21: 5.2 against 21.3 ns per lookup). Magic bitboards were not tried: on an 81-bit
-//!   board they need the two halves folded and bigger tables, for at best PEXT's speed. Builds
-//!   without BMI2 fall back to a portable bit-by-bit PEXT (correct, slower).
+//!   board they need the two halves folded and bigger tables, for at best PEXT's speed. PEXT is
+//!   chosen at run time ([`slider_path`]): one binary runs on every x86-64 CPU, and a CPU
+//!   without BMI2 (or with a slow, microcoded PEXT) uses a bit-by-bit loop (same index, slower).
 
 use super::bitboard::Bitboard;
 use super::types::{Color, PieceKind, Square};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 const fn bit(f: i32, r: i32) -> u128 {
     if f < 0 || f > 8 || r < 0 || r > 8 {
@@ -231,34 +233,190 @@ const fn pseudo_table() -> [[Bitboard; 81]; 2] {
 
 static PSEUDO: [[Bitboard; 81]; 2] = pseudo_table();
 
-#[inline(always)]
-fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: compiled only when the target has BMI2, so the instruction exists.
-        unsafe { core::arch::x86_64::_pext_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut m = mask;
-        let mut out = 0u64;
-        let mut bit = 1u64;
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & low != 0 {
-                out |= bit;
-            }
-            bit <<= 1;
-            m &= m - 1;
+/// How the rank and diagonal lookups gather a line's occupancy into a table index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliderPath {
+    /// BMI2's PEXT instruction: one instruction per board half.
+    Pext,
+    /// A bit-by-bit loop over the mask (at most 7 bits): same index, a few times slower.
+    Portable,
+}
+
+impl SliderPath {
+    /// The name used by `TSUMUGI_PEXT` and printed by `tsumugi bench`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SliderPath::Pext => "pext",
+            SliderPath::Portable => "portable",
         }
-        out
     }
+}
+
+// The path in force, chosen once per process (`choose_path`): the binary is built for the
+// x86-64 baseline, so whether PEXT may be used is known only at run time. A relaxed load of a
+// byte that never changes once chosen stays in L1 and its branch is always predicted
+// the same way: measured against a build with PEXT compiled in, see docs/release.md.
+const PATH_UNKNOWN: u8 = 0;
+const PATH_PORTABLE: u8 = 1;
+const PATH_PEXT: u8 = 2;
+static PATH: AtomicU8 = AtomicU8::new(PATH_UNKNOWN);
+
+/// The slider path this process uses, chosen at the first call: the binary makes it when it
+/// starts (`cli::run`) and every `mate::Solver::new` makes sure of it. Until then lookups take
+/// the portable path, which gives the same attacks: the hot path tests one byte for PEXT and
+/// has no "not chosen yet" branch.
+pub fn slider_path() -> SliderPath {
+    let mut p = PATH.load(Ordering::Relaxed);
+    if p == PATH_UNKNOWN {
+        p = choose_path();
+    }
+    if p == PATH_PEXT {
+        SliderPath::Pext
+    } else {
+        SliderPath::Portable
+    }
+}
+
+/// Sets the slider path, for tests and benchmarks that compare the two. PEXT is taken only if
+/// the CPU has BMI2 (else the portable path stays); returns the path now in force. Both paths
+/// give the same attacks, so a search running meanwhile is unaffected apart from its speed.
+pub fn set_slider_path(want: SliderPath) -> SliderPath {
+    let code = match want {
+        SliderPath::Pext if cpu_has_bmi2() => PATH_PEXT,
+        _ => PATH_PORTABLE,
+    };
+    PATH.store(code, Ordering::Relaxed);
+    slider_path()
+}
+
+/// Whether lookups use the PEXT instruction (the path was chosen, and chose it).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn use_pext() -> bool {
+    PATH.load(Ordering::Relaxed) == PATH_PEXT
+}
+
+/// The choice, made by the first [`slider_path`]: `TSUMUGI_PEXT=off` forces the portable path, `on` takes PEXT
+/// whenever the CPU has BMI2, and anything else (or unset) takes it where it is fast.
+/// Threads racing here all compute the same value.
+#[cold]
+#[inline(never)]
+fn choose_path() -> u8 {
+    let setting = std::env::var("TSUMUGI_PEXT").unwrap_or_default();
+    let pext = match setting.to_ascii_lowercase().as_str() {
+        "off" | "0" | "no" => false,
+        "on" | "1" | "yes" => cpu_has_bmi2(),
+        "" | "auto" => cpu_has_bmi2() && pext_is_fast(),
+        other => {
+            log::warn!("TSUMUGI_PEXT={other} is not on, off or auto; using auto");
+            cpu_has_bmi2() && pext_is_fast()
+        }
+    };
+    let code = if pext { PATH_PEXT } else { PATH_PORTABLE };
+    PATH.store(code, Ordering::Relaxed);
+    log::debug!("slider lookup: {}", if pext { "pext" } else { "portable" });
+    code
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpu_has_bmi2() -> bool {
+    std::arch::is_x86_feature_detected!("bmi2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_bmi2() -> bool {
+    false
+}
+
+/// Whether PEXT is executed in hardware. AMD's Zen, Zen+ and Zen 2 (family 17h) and Hygon's
+/// Dhyana (18h, a Zen derivative), as well as the earlier BMI2 cores of family 15h, report BMI2
+/// but run PEXT as microcode whose latency grows with the number of mask bits: about 18 cycles
+/// at best and a few hundred at worst (Agner Fog's instruction tables; uops.info), against 3
+/// cycles on every Intel core with BMI2 (Haswell on) and on AMD from Zen 3 (family 19h). Our
+/// masks have up to 7 bits per half, where the portable loop's few cycles per bit win, so those
+/// families take the portable path (`TSUMUGI_PEXT=on` overrides this, to measure).
+#[cfg(target_arch = "x86_64")]
+fn pext_is_fast() -> bool {
+    use std::arch::x86_64::__cpuid;
+    // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 are always defined. (`__cpuid`
+    // is a safe function in newer Rust, hence the allow.)
+    #[allow(unused_unsafe)]
+    let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };
+    let mut vendor = [0u8; 12];
+    vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+    vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+    vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+    let base = (l1.eax >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((l1.eax >> 20) & 0xff)
+    } else {
+        base
+    };
+    pext_is_fast_on(&vendor, family)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn pext_is_fast() -> bool {
+    false
+}
+
+/// The rule of [`pext_is_fast`] on a CPUID vendor string and display family.
+#[cfg(any(target_arch = "x86_64", test))]
+fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
+    let amd_like = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
+    !(amd_like && family < 0x19)
+}
+
+/// Gathers the bits of `x` selected by `mask` into the low bits (PEXT), bit by bit.
+#[inline(always)]
+fn pext_portable(x: u64, mask: u64) -> u64 {
+    let mut m = mask;
+    let mut out = 0u64;
+    let mut bit = 1u64;
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if x & low != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// PEXT by the instruction. Inline assembly rather than a `#[target_feature(enable = "bmi2")]`
+/// function: such a function cannot be inlined into code built without BMI2, so every lookup
+/// would pay a call; the `asm!` block inlines like the intrinsic does in a BMI2 build.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pext_bmi2(x: u64, mask: u64) -> u64 {
+    let out: u64;
+    // SAFETY: called only when `PATH` is `PATH_PEXT`, which is stored only after
+    // `cpu_has_bmi2()` returned true, so the CPU has the instruction. It reads and writes
+    // registers only (no memory, no stack, flags unchanged).
+    unsafe {
+        std::arch::asm!(
+            "pext {out}, {x}, {mask}",
+            out = lateout(reg) out,
+            x = in(reg) x,
+            mask = in(reg) mask,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    out
 }
 
 #[inline(always)]
 fn line_attack(sq: Square, line: usize, occ: Bitboard) -> Bitboard {
     let m = &LINE_MASKS[sq.index()][line];
-    let idx = pext(occ.lo(), m.lo) | (pext(occ.hi(), m.hi) << m.lo_bits);
+    #[cfg(target_arch = "x86_64")]
+    let idx = if use_pext() {
+        pext_bmi2(occ.lo(), m.lo) | (pext_bmi2(occ.hi(), m.hi) << m.lo_bits)
+    } else {
+        pext_portable(occ.lo(), m.lo) | (pext_portable(occ.hi(), m.hi) << m.lo_bits)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let idx = pext_portable(occ.lo(), m.lo) | (pext_portable(occ.hi(), m.hi) << m.lo_bits);
     LINE_ATTACKS[sq.index()][line][idx as usize]
 }
 
@@ -490,6 +648,80 @@ mod tests {
                 break;
             }
         }
+    }
+
+    /// Every line mask, many occupancies: the instruction and the loop give the same index.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_instruction_and_loop_agree() {
+        if !cpu_has_bmi2() {
+            eprintln!("SKIPPED: this CPU has no BMI2; only the portable path can run");
+            return;
+        }
+        let mut x: u64 = 0x2545F4914F6CDD1D;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for m in LINE_MASKS.iter().flatten() {
+                for (v, mask) in [
+                    (x, m.lo),
+                    (x.rotate_left(23), m.hi),
+                    (x, u64::MAX),
+                    (x, x >> 3),
+                ] {
+                    assert_eq!(
+                        pext_bmi2(v, mask),
+                        pext_portable(v, mask),
+                        "{v:#x} {mask:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Forces the portable path (as on a CPU without BMI2) and checks perft and the slider
+    /// attacks against the ray walk, then the same with PEXT where the CPU has it.
+    #[test]
+    fn portable_path_gives_the_same_attacks_and_perft_as_pext() {
+        use crate::shogi::{perft, Position};
+        for want in [SliderPath::Portable, SliderPath::Pext] {
+            let got = set_slider_path(want);
+            if got != want {
+                eprintln!("SKIPPED: {} path (no BMI2 on this CPU)", want.name());
+                continue;
+            }
+            assert_eq!(slider_path(), want);
+            let mut p = Position::startpos();
+            assert_eq!(perft(&mut p, 4), 719_731, "{}", want.name());
+            // Both sides' rooks and bishops on open lines (tests/data/perft.txt, from cshogi).
+            let mut q =
+                Position::from_sfen("4k4/2s6/2R2B1P1/9/4b1r1P/9/1p5s1/9/4K4 w - 1").unwrap();
+            assert_eq!(perft(&mut q, 3), 125_728, "{}", want.name());
+            let mut occ: u128 = 0x0123_4567_89ab_cdef_0f1e_2d3c_4b5a_6978;
+            for _ in 0..500 {
+                occ = occ.rotate_left(7) ^ (occ >> 3).wrapping_mul(0x9E37_79B9);
+                let o = Bitboard(occ) & Bitboard::ALL;
+                for s in Square::all() {
+                    let rook = slow_slider(s, &[(0, 1), (0, -1), (1, 0), (-1, 0)], o);
+                    let bishop = slow_slider(s, &[(1, 1), (-1, -1), (1, -1), (-1, 1)], o);
+                    assert_eq!(rook_attack(s, o), rook, "{} rook {s:?}", want.name());
+                    assert_eq!(bishop_attack(s, o), bishop, "{} bishop {s:?}", want.name());
+                }
+            }
+        }
+        // Back to the process's own choice for the tests that follow.
+        PATH.store(PATH_UNKNOWN, Ordering::Relaxed);
+    }
+
+    #[test]
+    fn microcoded_pext_families_take_the_portable_path() {
+        assert!(pext_is_fast_on(b"GenuineIntel", 6));
+        assert!(!pext_is_fast_on(b"AuthenticAMD", 0x15)); // Excavator
+        assert!(!pext_is_fast_on(b"AuthenticAMD", 0x17)); // Zen, Zen+, Zen 2
+        assert!(!pext_is_fast_on(b"HygonGenuine", 0x18)); // Dhyana
+        assert!(pext_is_fast_on(b"AuthenticAMD", 0x19)); // Zen 3, Zen 4
+        assert!(pext_is_fast_on(b"AuthenticAMD", 0x1a)); // Zen 5
     }
 
     #[test]

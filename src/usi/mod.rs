@@ -106,5 +106,15 @@ use std::process::ExitCode;
 
 /// Runs the USI engine on stdin/stdout (the binary without arguments).
 pub fn run_stdio() -> ExitCode {
+    use std::io::IsTerminal;
+    // Someone who starts the engine by hand (on Windows: a double-click on tsumugi.exe, which
+    // opens a console) otherwise sees a window waiting silently. GUIs use pipes: no hint.
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        eprintln!(
+            "tsumugi {}: a USI engine, waiting for commands (usi, isready, position, go mate, \
+             quit). Register it in a shogi GUI, or run 'tsumugi --help' for the subcommands.",
+            crate::VERSION
+        );
+    }
     run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
 }

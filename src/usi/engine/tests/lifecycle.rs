@@ -294,7 +294,7 @@ fn build_position_names_the_fault() {
 #[test]
 fn hash_larger_than_memory_is_reduced() {
     let Some(avail) = crate::mate::available_memory_mb() else {
-        return; // not Linux: no cap
+        return; // memory unknown on this system: no cap
     };
     let limit = avail * 3 / 4;
     if limit >= options::HASH_MAX_MB {
