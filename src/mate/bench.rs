@@ -8,7 +8,7 @@
 //! that changes it altered the search, not only its speed). Time and nodes per second are for
 //! comparing builds on one machine.
 //!
-//! The positions are our own, made by `scripts/bench_gen.py` (see its docstring): random games
+//! The positions are our own, made by `scripts/gen/bench_positions.py` (see its docstring): random games
 //! from the start position stopped where the side to move may have a mate, and random positions
 //! in classic problem form (defender king near its back rank, no attacker king, the defender
 //! holding the rest). Each was solved by this engine when the set was made; they are sorted by
@@ -27,7 +27,7 @@ pub const DEFAULT_HASH_MB: usize = super::hash_size::BENCH_MB;
 /// made (226 000), so a limit hit means the search got much worse, and the bench still ends.
 pub const NODE_LIMIT: u64 = 1_000_000;
 
-/// The bench positions (SFEN), easiest first. Made by `scripts/bench_gen.py` (`generate --count
+/// The bench positions (SFEN), easiest first. Made by `scripts/gen/bench_positions.py` (`generate --count
 /// 4000 --seed 1 --budget 400000`, then `select --max-nodes 300000`); the comment above each
 /// gives its generator, the answer found when the set was made and the nodes it took then
 /// (32 MB table).

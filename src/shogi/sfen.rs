@@ -483,7 +483,7 @@ mod tests {
     /// `kn7/ps7/9/9/N8/9/9/9/8B b 2r1b4g2s2n4l17p 1` (mate in 1 from a public
     /// engine's test suite) was rejected for its `1b`, and the engine then answered `nomate`.
     #[test]
-    fn lenient_hand_counts_item4() {
+    fn lenient_hand_counts() {
         let p = Position::from_sfen("kn7/ps7/9/9/N8/9/9/9/8B b 2r1b4g2s2n4l17p 1").unwrap();
         assert_eq!(p.hand(Color::White).count(PieceKind::Bishop), 1);
         assert_eq!(p.hand(Color::White).count(PieceKind::Rook), 2);
@@ -497,7 +497,7 @@ mod tests {
     /// A defender-to-move position (the side not to move, the attacker, has
     /// no king) is a position, not an error.
     #[test]
-    fn defender_to_move_without_attacker_king_item8() {
+    fn defender_to_move_without_attacker_king() {
         let p = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
         assert!(p.king_square(Color::White).is_none());
         assert!(Position::from_sfen("7bk/8p/9/9/9/9/9/9/B8 w N2r4g4s3n4l17p 1").is_ok());

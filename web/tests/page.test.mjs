@@ -254,9 +254,9 @@ test('editor: placing, promoting and hands change the SFEN and the URL; labels s
 // board diagrams and moves, CSA; files as bytes (a .kif is Shift_JIS).
 
 const data = path.join(here, 'data');
-// The brief's problem after its composer line G*3i 2h1i 3g1g (White to move, mated).
+// The example problem after its composer line G*3i 2h1i 3g1g (White to move, mated).
 const BRIEF_AFTER = '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4';
-// A position other than the brief's, to load the brief's over.
+// A position other than the example, to load the example over.
 const OTHER = '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1';
 const BRIEF_BOD = [
   '後手の持駒：飛　角　金三　銀四　桂四　香四　歩十六　',

@@ -480,20 +480,20 @@ mod tests {
             assert!(r.v.pn == 0 && r.v.len == 1, "{:?}", r.v);
             assert_eq!(s.nodes(), 1);
         });
-        let brief = Position::from_sfen("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1").unwrap();
+        let example = Position::from_sfen("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1").unwrap();
         let mut checks = crate::shogi::MoveList::new();
-        brief.check_moves(&mut checks);
+        example.check_moves(&mut checks);
         assert!(checks.len() > 1);
-        super::super::with_search(&mut Solver::new(1), &brief, |s| {
+        super::super::with_search(&mut Solver::new(1), &example, |s| {
             for limit in [1, 2] {
                 s.set_limit(limit);
                 let n0 = s.nodes();
-                let r = s.prove(&mut brief.clone());
+                let r = s.prove(&mut example.clone());
                 assert!(r.v.dn == 0 && r.v.len as u32 >= limit, "{:?}", r.v);
                 assert_eq!(s.nodes() - n0, 1, "limit {limit}");
             }
             s.set_limit(u32::MAX);
-            let r = s.prove(&mut brief.clone());
+            let r = s.prove(&mut example.clone());
             assert!(r.v.pn == 0 && r.v.len == 9, "{:?}", r.v);
         });
     }

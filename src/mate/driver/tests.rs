@@ -4,7 +4,7 @@ use crate::mate::line;
 use crate::mate::{SearchResult, Solver, Threshold};
 use std::sync::atomic::AtomicBool;
 
-const BRIEF: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
+const USELESS_INTERPOSITIONS: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
 
 thread_local! {
     /// Readings `read_line` still performs on this thread before it refuses every one
@@ -57,10 +57,10 @@ fn unreadable_shorter_line_does_not_end_the_rounds() {
 /// `--threshold kh` looped for good in the shortest-mate rounds; the rule
 /// is gone, and the default rule's post-search ends on the same problem.
 #[test]
-fn kh_threshold_dropped_and_post_search_ends_item3() {
+fn kh_threshold_dropped_and_post_search_ends() {
     assert_eq!(Threshold::parse("kh"), None);
     let mut solver = Solver::new(16);
-    let pos = Position::from_sfen(BRIEF).unwrap();
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
     let limits = Limits {
         nodes: Some(2_000_000),
         ..Limits::default()
@@ -106,9 +106,9 @@ fn next_limit_gallops_then_bisects() {
 
 /// `--nodes 10` searched 256 nodes (the polling interval).
 #[test]
-fn node_limit_is_exact_item7() {
+fn node_limit_is_exact() {
     let mut solver = Solver::new(16);
-    let pos = Position::from_sfen(BRIEF).unwrap();
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
     for n in [1, 10, 300] {
         let limits = Limits {
             nodes: Some(n),
@@ -129,9 +129,9 @@ fn node_limit_is_exact_item7() {
 /// A search stopped during the shortest-mate rounds returned its line
 /// with nothing said about it. The status says the shortest is not proven.
 #[test]
-fn stopped_shortest_search_reports_an_interval_item2() {
+fn stopped_shortest_search_reports_an_interval() {
     let mut solver = Solver::new(16);
-    let pos = Position::from_sfen(BRIEF).unwrap();
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
     let first = solver.solve(
         &pos,
         &Limits {
@@ -162,7 +162,7 @@ fn stopped_shortest_search_reports_an_interval_item2() {
 #[test]
 fn composed_answer_labels_the_composer_and_the_strict_count() {
     let mut solver = Solver::new(16);
-    let pos = Position::from_sfen(BRIEF).unwrap();
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
     let limits = Limits {
         post_search: PostSearch::Composer,
         ..Limits::default()
@@ -209,9 +209,9 @@ fn max_plies_proves_or_refutes_a_mate_within_the_limit() {
         (MATE3, 3, Some(3)),
         (MATE3, 4, Some(3)),
         (MATE3, 1, None),
-        (BRIEF, 9, Some(9)),
-        (BRIEF, 7, None),
-        (BRIEF, 8, None),
+        (USELESS_INTERPOSITIONS, 9, Some(9)),
+        (USELESS_INTERPOSITIONS, 7, None),
+        (USELESS_INTERPOSITIONS, 8, None),
         ("7nk/9/9/9/9/9/9/9/9 b 2RB2G2S 1", 3, None),
         ("7nk/9/9/9/9/9/9/9/9 b 2RB2G2S 1", 5, Some(5)),
     ] {
@@ -251,7 +251,7 @@ fn max_plies_keeps_a_proof_of_no_mate_and_words_the_bound() {
 /// A defender-to-move root (the attacker has no king) is searched as a
 /// defender node; the line starts with the defender's move and has even length.
 #[test]
-fn defender_to_move_root_item8() {
+fn defender_to_move_root() {
     // After B*1c of the example: White to move, Black has no king.
     let mut pos =
         Position::from_sfen("7l1/9/4g1+P2/6S1g/6k2/5ppp1/9/9/9 b BGS2rbg2s4n3l14p 1").unwrap();

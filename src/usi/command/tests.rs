@@ -108,7 +108,7 @@ fn position() {
 /// cshogi's `engine.position(sfen=S)` sends `position <S>` without the
 /// `sfen` word; it is read as `position sfen <S>`, with a note.
 #[test]
-fn bare_sfen_after_position_item11() {
+fn bare_sfen_after_position() {
     let p = parse("position 4k4/9/9/9/9/9/9/9/9 b G 1 moves G*5b");
     assert_eq!(
         p.command,

@@ -90,7 +90,7 @@ fn position_and_setoption_during_search_apply_next_time() {
 }
 
 #[test]
-fn bad_position_makes_next_go_mate_undecided_item4() {
+fn bad_position_makes_next_go_mate_undecided() {
     let fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
     let out = session(
         fake,
@@ -134,7 +134,7 @@ fn bad_position_makes_next_go_mate_undecided_item4() {
 /// A `go mate` before any `position` searched the start position and
 /// answered `nomate`. It is undecided now, and says why.
 #[test]
-fn go_before_any_position_is_undecided_item9() {
+fn go_before_any_position_is_undecided() {
     let fake = Fake::new(Outcome::NoMate, Duration::ZERO);
     let mut e = Live::bare(fake.clone());
     e.send("go mate 1000");
@@ -151,7 +151,7 @@ fn go_before_any_position_is_undecided_item9() {
 /// A `position` line dropped for its length left the previous position in
 /// force, and the next `go mate` solved it. It now clears the position like any bad one.
 #[test]
-fn dropped_long_position_line_clears_the_position_item10() {
+fn dropped_long_position_line_clears_the_position() {
     let fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
     let mut e = Live::start(fake.clone());
     e.send(&format!("position sfen {HEAD_MATE}"));

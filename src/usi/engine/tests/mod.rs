@@ -181,7 +181,7 @@ struct Live {
 
 impl Live {
     /// An engine that has been sent `position startpos` (as GUIs send a position before any
-    /// `go`; a `go` without one is undecided, see `go_before_any_position_is_undecided_item9`).
+    /// `go`; a `go` without one is undecided, see `go_before_any_position_is_undecided`).
     fn start<B: Backend>(backend: B) -> Live {
         let e = Live::bare(backend);
         e.send("position startpos");
