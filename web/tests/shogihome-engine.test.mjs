@@ -9,17 +9,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { BRIEF, HARD_NOMATE, native, shogihomeEngine as dir } from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const dir = process.env.TSUMUGI_SHOGIHOME_ENGINE || path.join(repo, 'target/shogihome-engine/tsumugi');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
-const HARD_NOMATE = '6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1';
 const POLL_MS = 10;
 
 const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, 'engine.json'), 'utf8'));
@@ -75,10 +69,7 @@ async function launch() {
 }
 
 function nativeAnswer(sfen, extra = []) {
-  const out = execFileSync(bin, ['solve', '--threads', '1', ...extra, sfen], {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return out.trim();
+  return native(['solve', '--threads', '1', ...extra, sfen]);
 }
 
 test('engine.json: what the engine declares, presets with Threads 1 and known options', async () => {

@@ -6,59 +6,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { errorJa, solverText } from '../i18n.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
-
-async function load() {
-  const bytes = fs.readFileSync(path.join(site, 'tsumugi.wasm'));
-  const dec = new TextDecoder();
-  const enc = new TextEncoder();
-  let ex;
-  const logs = [];
-  const { instance } = await WebAssembly.instantiate(bytes, {
-    env: {
-      tsumugi_now_ms: () => performance.now(),
-      tsumugi_log: (p, l) => logs.push(dec.decode(new Uint8Array(ex.memory.buffer, p, l))),
-    },
-  });
-  ex = instance.exports;
-  const reply = () => JSON.parse(dec.decode(new Uint8Array(ex.memory.buffer, ex.tsumugi_reply_ptr(), ex.tsumugi_reply_len())));
-  const withText = (fn, text) => {
-    const b = enc.encode(text);
-    const p = ex.tsumugi_alloc(b.length);
-    new Uint8Array(ex.memory.buffer, p, b.length).set(b);
-    const rc = fn(p, b.length);
-    ex.tsumugi_free(p, b.length);
-    return rc;
-  };
-  return {
-    ex,
-    logs,
-    reply,
-    start: (req) => withText(ex.tsumugi_start, typeof req === 'string' ? req : JSON.stringify(req)),
-    inspect: (sfen) => withText(ex.tsumugi_inspect, sfen),
-    inspectBytes: (b) => {
-      const p = ex.tsumugi_alloc(b.length);
-      new Uint8Array(ex.memory.buffer, p, b.length).set(b);
-      const rc = ex.tsumugi_inspect(p, b.length);
-      ex.tsumugi_free(p, b.length);
-      return rc;
-    },
-  };
-}
-
-function native(args) {
-  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
-}
+import { BRIEF, loadWasm as load, native, testData } from './support.mjs';
 
 test("tsumugi_bench: the native bench's node signature, position by position", async () => {
   const m = await load();
@@ -141,12 +92,12 @@ test('tsumugi_inspect reads records as tsumugi solve does: a position command wi
     attacker: 'b', format: 'sfen',
   });
   for (const file of ['interposition.kif', 'interposition.csa']) {
-    const bytes = fs.readFileSync(path.join(here, 'data', file));
+    const bytes = fs.readFileSync(path.join(testData, file));
     assert.equal(m.inspectBytes(bytes), 0, file);
     const r = m.reply();
     assert.equal(r.sfen, BRIEF, file);
     assert.equal(r.format, file.slice(-3), file);
-    const nat = native(['solve', '--threads', '1', '--hash-mb', '16', path.join(here, 'data', file)]);
+    const nat = native(['solve', '--threads', '1', '--hash-mb', '16', path.join(testData, file)]);
     assert.equal(nat, native(['solve', '--threads', '1', '--hash-mb', '16', BRIEF]), file);
   }
   // Gote to move with Sente's king alone on the board: Gote mates.
