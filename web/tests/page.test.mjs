@@ -8,60 +8,24 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import {
+  BRIEF, bin, launchChromium, newPage as openPage, nativeSolve, problems, readSet, serveDir,
+  shots, site, testData,
+} from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const web = path.resolve(here, '..');
-const repo = path.resolve(web, '..');
-const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const problems = process.env.TSUMUGI_PROBLEMS || path.join(repo, '..', 'shared/problems');
-const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
-const shots = path.join(web, 'test-results');
-
-// The README's 9-ply problem: 3 plies as composers count (three useless pawn interpositions left
-// out), 9 plies strict.
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
 const HASH_MB = 64;
 
 let server;
-let base;
 let browser;
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 
 before(async () => {
   assert.ok(fs.existsSync(path.join(site, 'tsumugi.wasm')), `no built site at ${site}: run scripts/build-web`);
   assert.ok(fs.existsSync(bin), `no native binary at ${bin}: run cargo build --release`);
   fs.mkdirSync(shots, { recursive: true });
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
-    const file = path.join(site, path.normalize(name));
-    if (!file.startsWith(site) || !fs.existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  server = await serveDir(site);
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -69,22 +33,13 @@ after(async () => {
   if (server) server.close();
 });
 
-async function newPage(query) {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${base}index.html${query || ''}`);
-  page.errors = errors;
-  return page;
+function newPage(query) {
+  return openPage(browser, `${server.base}index.html${query || ''}`, { viewport: { width: 1300, height: 1000 } });
 }
 
 // What `tsumugi solve` prints on stdout (one thread: the same search node for node).
 function nativeAnswer(sfen, mode) {
-  const post = { strict: 'shortest', composer: 'composer', first: 'none' }[mode];
-  const out = execFileSync(bin, ['solve', '--threads', '1', '--hash-mb', String(HASH_MB),
-    '--post-search', post, sfen], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  return out.trim();
+  return nativeSolve(sfen, { mode, hashMb: HASH_MB });
 }
 
 async function solvedAnswer(page, timeout = 60000) {
@@ -96,13 +51,6 @@ function query(sfen, mode, extra = '') {
   return `?sfen=${encodeURIComponent(sfen)}&solve=1&mode=${mode}&hash=${HASH_MB}${extra}`;
 }
 
-function readSet(name) {
-  const file = path.join(problems, name);
-  if (!fs.existsSync(file)) return null;
-  return fs.readFileSync(file, 'utf8').split('\n')
-    .filter((l) => l && !l.startsWith('#') && !l.startsWith('sfen\t'))
-    .map((l) => l.split('\t'));
-}
 
 test('the page loads: board, editor, solver ready, no errors', async () => {
   const page = await newPage('');
@@ -133,10 +81,27 @@ test("composer mode: the README's problem in 3 plies, as `tsumugi solve --post-s
   assert.equal(await page.getAttribute('#replay-board .sq.last', 'data-sq'), '1g');
   assert.equal(await page.inputValue('#usi-line'), `position sfen ${BRIEF} moves G*3i 2h1i 3g1g`);
   const kif = await page.inputValue('#kif');
-  assert.match(kif, /   1 ３九金打\n   2 １九玉\(28\)\n   3 １七飛\(37\)\nまで3手で詰み/);
+  assert.match(kif, /   1 ３九金打 .*\n   2 １九玉\(28\) .*\n   3 １七飛\(37\) .*\n   4 詰み .*\nまで3手で詰み/);
   await page.screenshot({ path: path.join(shots, 'composer-3ply.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+// The counters' comment (`*nodes N time_ms T`): the time is the run's own; the nodes are the
+// sliced search's total, which restarts df-pn from the root each slice.
+const withoutCounters = (kif) => kif.replace(/^\*nodes \d+ time_ms \d+$/m, '*nodes - time_ms -');
+
+test('the KIF shown is `tsumugi solve --format kifu` for the same position and mode', async () => {
+  for (const mode of ['composer', 'strict', 'first']) {
+    const expected = nativeSolve(BRIEF, { mode, hashMb: HASH_MB, extra: ['--format', 'kifu'] });
+    assert.match(expected, /^\*nodes \d+ time_ms \d+$/m, 'the native KIF has its counters comment');
+    const page = await newPage(query(BRIEF, mode));
+    await solvedAnswer(page);
+    const kif = await page.inputValue('#kif');
+    assert.equal(withoutCounters(kif).trimEnd(), withoutCounters(expected), mode);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
 });
 
 test('strict mode: the same problem is 9 plies, as `tsumugi solve`', async () => {
@@ -253,7 +218,6 @@ test('editor: placing, promoting and hands change the SFEN and the URL; labels s
 // readers, src/record/, in the module): SFEN, USI `position` commands with moves, KIF/KI2
 // board diagrams and moves, CSA; files as bytes (a .kif is Shift_JIS).
 
-const data = path.join(here, 'data');
 // The brief's problem after its composer line G*3i 2h1i 3g1g (White to move, mated).
 const BRIEF_AFTER = '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4';
 // A position other than the brief's, to load the brief's over.
@@ -332,7 +296,7 @@ test('a KIF board diagram pasted into the position box is read, and so is the pa
 for (const [name, file] of [['a Shift_JIS .kif', 'interposition.kif'], ['a .csa', 'interposition.csa']]) {
   test(`${name} file opened with the file input is read`, async () => {
     const page = await readyPage(OTHER);
-    await page.setInputFiles('#file', path.join(data, file));
+    await page.setInputFiles('#file', path.join(testData, file));
     await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF);
     assert.ok(await page.isHidden('#error'));
     assert.match(await page.textContent('#loaded'), new RegExp(`${file.replace('.', '\\.')} \\((KIF|CSA)\\)`));
@@ -343,7 +307,7 @@ for (const [name, file] of [['a Shift_JIS .kif', 'interposition.kif'], ['a .csa'
 
   test(`${name} file dropped on the page is read`, async () => {
     const page = await readyPage(OTHER);
-    const b64 = fs.readFileSync(path.join(data, file)).toString('base64');
+    const b64 = fs.readFileSync(path.join(testData, file)).toString('base64');
     const dt = await page.evaluateHandle(({ b64, file }) => {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const transfer = new DataTransfer();
