@@ -12,7 +12,6 @@ import {
   missingPieces, parseSfen, parseUsiSquare, toSfen,
 } from './board.js';
 import { TEXT, apply, solverText } from './i18n.js';
-import { kifText } from './kif.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(window.location.search);
@@ -419,13 +418,14 @@ function showResult(r) {
   $('status-text').textContent = notes.join(' / ');
   if (r.line && r.line.usi.length > 0) {
     $('japanese').textContent = r.line.japanese.join(' ');
-    if (!replay || replay.line !== r.line) showReplay(r.line);
+    if (!replay || replay.line !== r.line) showReplay(r.line, r.kif);
   }
 }
 
 // ---------------------------------------------------------------- step-through
 
-function showReplay(line) {
+// `kif`: the answer's KIF from the solver (`tsumugi solve --format kifu`'s text).
+function showReplay(line, kif) {
   replay = { line, ply: 0 };
   $('replay-panel').hidden = false;
   const ol = $('r-moves');
@@ -440,7 +440,7 @@ function showReplay(line) {
     ol.appendChild(li);
   });
   $('usi-line').value = `position sfen ${line.sfens[0]} moves ${line.usi.join(' ')}`;
-  $('kif').value = kifText(line);
+  $('kif').value = kif || '';
   goTo(0);
 }
 

@@ -8,17 +8,8 @@
 // node); the script fails otherwise.
 
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { bin, launchChromium, loadWasm, serveDir, site } from './tests/support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
 const roundsArg = process.argv.indexOf('--rounds');
 const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 3;
 
@@ -29,40 +20,15 @@ function native() {
 }
 
 async function inNode() {
-  const bytes = fs.readFileSync(path.join(site, 'tsumugi.wasm'));
-  const dec = new TextDecoder();
-  let ex;
-  const { instance } = await WebAssembly.instantiate(bytes, {
-    env: {
-      tsumugi_now_ms: () => performance.now(),
-      tsumugi_log: (p, l) => console.error(dec.decode(new Uint8Array(ex.memory.buffer, p, l))),
-    },
-  });
-  ex = instance.exports;
-  ex.tsumugi_bench(0);
-  return JSON.parse(dec.decode(new Uint8Array(ex.memory.buffer, ex.tsumugi_reply_ptr(), ex.tsumugi_reply_len())));
+  const m = await loadWasm({ onLog: (text) => console.error(text) });
+  m.ex.tsumugi_bench(0);
+  return m.reply();
 }
 
-function serve() {
-  const server = http.createServer((req, res) => {
-    const name = new URL(req.url, 'http://x').pathname.slice(1) || 'index.html';
-    const file = path.join(site, path.normalize(name));
-    if (!file.startsWith(site) || !fs.existsSync(file)) return res.writeHead(404).end();
-    const type = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' }[path.extname(file)];
-    res.writeHead(200, type ? { 'content-type': type } : {});
-    return fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const server = await serve();
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-});
+const server = await serveDir(site);
+const browser = await launchChromium();
 const page = await browser.newPage();
-await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+await page.goto(`${server.base}index.html`);
 await page.waitForFunction(() => document.body.dataset.state === 'ready');
 
 async function inChromium() {

@@ -113,6 +113,35 @@ impl SearchResult {
             interrupted: None,
         }
     }
+
+    /// What the outcome is, in words (the first comment of a KIF or CSA answer).
+    pub fn outcome_words(&self) -> String {
+        match &self.outcome {
+            Outcome::Mate(l) => match &self.status {
+                Some(s) => s.describe(),
+                None => format!("mate in {}", l.len()),
+            },
+            Outcome::NoMate => "no mate (proven)".into(),
+            Outcome::Unknown(why @ UnknownReason::NoMateWithin(_)) => why.to_string(),
+            Outcome::Unknown(why) => format!("undecided: {why}"),
+        }
+    }
+
+    /// The comments a KIF or CSA answer carries before its moves: the outcome in words, that
+    /// the side to move is the mated one when so, and the counters. One definition for
+    /// `tsumugi solve --format kif|kifu|csa` and the browser page's KIF, so the two agree.
+    pub fn record_comments(&self) -> Vec<String> {
+        let mut c = vec![format!("tsumugi: {}", self.outcome_words())];
+        if self.defender_root {
+            c.push("the side to move is the one being mated".into());
+        }
+        c.push(format!(
+            "nodes {} time_ms {}",
+            self.stats.nodes,
+            self.stats.time.as_millis()
+        ));
+        c
+    }
 }
 
 /// What is established about a reported mating line. Lengths are in plies, counted from the
@@ -255,4 +284,30 @@ pub struct Progress {
     /// What was just established, in a sentence for people: a shorter mate proven, or no mate
     /// within some number of plies. `None` in the periodic reports.
     pub news: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_comments_name_the_outcome_the_mated_side_and_the_counters() {
+        let mut r = SearchResult::unknown(UnknownReason::Stopped);
+        r.stats.nodes = 1234;
+        r.stats.time = Duration::from_millis(56);
+        assert_eq!(
+            r.record_comments(),
+            ["tsumugi: undecided: stopped", "nodes 1234 time_ms 56"]
+        );
+        r.outcome = Outcome::NoMate;
+        r.defender_root = true;
+        assert_eq!(
+            r.record_comments(),
+            [
+                "tsumugi: no mate (proven)",
+                "the side to move is the one being mated",
+                "nodes 1234 time_ms 56"
+            ]
+        );
+    }
 }

@@ -8,7 +8,9 @@
 //! objects; numbers of nodes and milliseconds are `f64`, what JavaScript has.
 //!
 //! The answer text (`answer` in the final reply) is exactly the line `tsumugi solve` prints on
-//! stdout for the same position and settings (`usi::checkmate_reply`).
+//! stdout for the same position and settings (`usi::checkmate_reply`), and its KIF (`kif`) is
+//! what `tsumugi solve --format kifu` writes (`record::kif::write`, the same comments), the
+//! counters' values aside.
 
 use super::ffi::{install_panic_hook, request, request_bytes, set_reply};
 use crate::mate::sliced::{SliceClock, SlicedSolve};
@@ -307,7 +309,8 @@ fn progress_json(search: &SlicedSolve, hashfull: u32) -> Value {
 /// "longest_defences", "composed", "composer_length", "strict_length", "line_len", "count_note"
 /// (with a composed line: `{"en", "ja"}`, the note naming its count and the strict one, else
 /// null), "defender_root", "line": <line_json of the mate, or of the best mate found before
-/// the end when undecided>, and the counters}`.
+/// the end when undecided>, "kif": <the KIF text of the position and that line, see
+/// `kif_text`>, and the counters}`.
 fn final_json(search: &SlicedSolve, r: &SearchResult, hashfull: u32) -> Value {
     let mut v = counters(search, hashfull);
     v["done"] = json!(true);
@@ -316,10 +319,12 @@ fn final_json(search: &SlicedSolve, r: &SearchResult, hashfull: u32) -> Value {
     if search.last().is_none() {
         // Stopped before the first slice.
         let reason = ended_early.unwrap_or(UnknownReason::Stopped);
-        v["answer"] = json!(checkmate_reply(&Outcome::Unknown(reason.clone())));
+        let outcome = Outcome::Unknown(reason.clone());
+        v["answer"] = json!(checkmate_reply(&outcome));
         v["outcome"] = json!("unknown");
         v["reason"] = json!(reason.to_string());
         v["line"] = Value::Null;
+        v["kif"] = json!(kif_text(search, r, outcome, None));
         return v;
     }
     // A search ended early answers for why it ended (`SlicedSolve::finish` words a slice cut
@@ -357,6 +362,32 @@ fn final_json(search: &SlicedSolve, r: &SearchResult, hashfull: u32) -> Value {
         // The strict line's length, which `status` speaks of (the page words it in Japanese).
         v["line_len"] = json!(st.line_len);
     }
-    v["line"] = line.map_or(Value::Null, |l| line_json(search.position(), &l));
+    v["line"] = line
+        .as_ref()
+        .map_or(Value::Null, |l| line_json(search.position(), l));
+    v["kif"] = json!(kif_text(search, r, outcome, line.as_deref()));
     v
+}
+
+/// The answer as a UTF-8 KIF (`.kifu`): `tsumugi solve --format kifu`'s text for the same
+/// outcome (`record::kif::write`, with `SearchResult::record_comments`; the counters are the
+/// whole sliced search's). `line` is the line the page shows: the mate's, or the best mate
+/// found before an undecided end (verified, so it ends `詰み` too; `solve` writes none then).
+fn kif_text(
+    search: &SlicedSolve,
+    r: &SearchResult,
+    outcome: Outcome,
+    line: Option<&[Move]>,
+) -> String {
+    let shown = SearchResult {
+        outcome,
+        ..r.clone()
+    };
+    let mated = matches!(shown.outcome, Outcome::Mate(_)) || line.is_some();
+    record::kif::write(
+        search.position(),
+        line.unwrap_or(&[]),
+        mated.then_some("詰み"),
+        &shown.record_comments(),
+    )
 }

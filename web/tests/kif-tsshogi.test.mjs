@@ -4,25 +4,15 @@
 // line with each finding as a branch (変化) at its ply, commented with the finding's name.
 //
 // Needs only the native binary (no WebAssembly build):
-//   cd web && TSUMUGI_BIN=../target/release/tsumugi node --test tests/kif-tsshogi.test.mjs
+//   cd web && node --test tests/kif-tsshogi.test.mjs   (TSUMUGI_BIN, default ../target/release/tsumugi)
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { importKIF } from "tsshogi";
+import { bin, nativeBytes as run } from "./support.mjs";
 
-const BIN = process.env.TSUMUGI_BIN;
-const skip = BIN ? false : "TSUMUGI_BIN is not set (the native tsumugi binary)";
-
-/** stdout of the binary as bytes; check exits 1 for a flawed problem, which is expected. */
-function run(args) {
-  try {
-    return execFileSync(BIN, args, { timeout: 120_000, stdio: ["ignore", "pipe", "pipe"] });
-  } catch (e) {
-    if (e.status === 1 && e.stdout) return e.stdout;
-    throw e;
-  }
-}
+const skip = fs.existsSync(bin) ? false : `no native tsumugi binary at ${bin} (set TSUMUGI_BIN)`;
 
 const sjis = (bytes) => new TextDecoder("shift_jis", { fatal: true }).decode(bytes);
 const utf8 = (bytes) => new TextDecoder("utf-8", { fatal: true }).decode(bytes);

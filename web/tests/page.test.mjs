@@ -8,60 +8,24 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import {
+  EXAMPLE, bin, launchChromium, newPage as openPage, nativeSolve, problems, readSet, serveDir,
+  shots, site, testData,
+} from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const web = path.resolve(here, '..');
-const repo = path.resolve(web, '..');
-const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const problems = process.env.TSUMUGI_PROBLEMS || path.join(repo, '..', 'shared/problems');
-const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
-const shots = path.join(web, 'test-results');
-
-// The README's 9-ply problem: 3 plies as composers count (three useless pawn interpositions left
-// out), 9 plies strict.
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
 const HASH_MB = 64;
 
 let server;
-let base;
 let browser;
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 
 before(async () => {
   assert.ok(fs.existsSync(path.join(site, 'tsumugi.wasm')), `no built site at ${site}: run scripts/build-web`);
   assert.ok(fs.existsSync(bin), `no native binary at ${bin}: run cargo build --release`);
   fs.mkdirSync(shots, { recursive: true });
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
-    const file = path.join(site, path.normalize(name));
-    if (!file.startsWith(site) || !fs.existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  server = await serveDir(site);
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -69,22 +33,13 @@ after(async () => {
   if (server) server.close();
 });
 
-async function newPage(query) {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${base}index.html${query || ''}`);
-  page.errors = errors;
-  return page;
+function newPage(query) {
+  return openPage(browser, `${server.base}index.html${query || ''}`, { viewport: { width: 1300, height: 1000 } });
 }
 
 // What `tsumugi solve` prints on stdout (one thread: the same search node for node).
 function nativeAnswer(sfen, mode) {
-  const post = { strict: 'shortest', composer: 'composer', first: 'none' }[mode];
-  const out = execFileSync(bin, ['solve', '--threads', '1', '--hash-mb', String(HASH_MB),
-    '--post-search', post, sfen], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  return out.trim();
+  return nativeSolve(sfen, { mode, hashMb: HASH_MB });
 }
 
 async function solvedAnswer(page, timeout = 60000) {
@@ -96,19 +51,12 @@ function query(sfen, mode, extra = '') {
   return `?sfen=${encodeURIComponent(sfen)}&solve=1&mode=${mode}&hash=${HASH_MB}${extra}`;
 }
 
-function readSet(name) {
-  const file = path.join(problems, name);
-  if (!fs.existsSync(file)) return null;
-  return fs.readFileSync(file, 'utf8').split('\n')
-    .filter((l) => l && !l.startsWith('#') && !l.startsWith('sfen\t'))
-    .map((l) => l.split('\t'));
-}
 
 test('the page loads: board, editor, solver ready, no errors', async () => {
   const page = await newPage('');
   await page.waitForFunction(() => document.body.dataset.state === 'ready');
   assert.equal(await page.locator('#editor-board .sq').count(), 81);
-  assert.equal(await page.inputValue('#sfen'), BRIEF);
+  assert.equal(await page.inputValue('#sfen'), EXAMPLE);
   assert.ok(await page.isEnabled('#solve'));
   assert.match(page.url(), /sfen=/);
   await page.screenshot({ path: path.join(shots, 'loaded.png'), fullPage: true });
@@ -117,9 +65,9 @@ test('the page loads: board, editor, solver ready, no errors', async () => {
 });
 
 test("composer mode: the README's problem in 3 plies, as `tsumugi solve --post-search composer`", async () => {
-  const expected = nativeAnswer(BRIEF, 'composer');
+  const expected = nativeAnswer(EXAMPLE, 'composer');
   assert.equal(expected, 'checkmate G*3i 2h1i 3g1g');
-  const page = await newPage(query(BRIEF, 'composer'));
+  const page = await newPage(query(EXAMPLE, 'composer'));
   assert.equal(await solvedAnswer(page), expected);
   assert.equal(await page.textContent('#japanese'), '▲３九金打 △１九玉 ▲１七飛');
   // Step through the line on the replay board.
@@ -131,17 +79,34 @@ test("composer mode: the README's problem in 3 plies, as `tsumugi solve --post-s
   await page.click('#r-last');
   assert.equal(await page.textContent('#r-ply'), '3 / 3');
   assert.equal(await page.getAttribute('#replay-board .sq.last', 'data-sq'), '1g');
-  assert.equal(await page.inputValue('#usi-line'), `position sfen ${BRIEF} moves G*3i 2h1i 3g1g`);
+  assert.equal(await page.inputValue('#usi-line'), `position sfen ${EXAMPLE} moves G*3i 2h1i 3g1g`);
   const kif = await page.inputValue('#kif');
-  assert.match(kif, /   1 ３九金打\n   2 １九玉\(28\)\n   3 １七飛\(37\)\nまで3手で詰み/);
+  assert.match(kif, /   1 ３九金打 .*\n   2 １九玉\(28\) .*\n   3 １七飛\(37\) .*\n   4 詰み .*\nまで3手で詰み/);
   await page.screenshot({ path: path.join(shots, 'composer-3ply.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
+// The counters' comment (`*nodes N time_ms T`): the time is the run's own; the nodes are the
+// sliced search's total, which restarts df-pn from the root each slice.
+const withoutCounters = (kif) => kif.replace(/^\*nodes \d+ time_ms \d+$/m, '*nodes - time_ms -');
+
+test('the KIF shown is `tsumugi solve --format kifu` for the same position and mode', async () => {
+  for (const mode of ['composer', 'strict', 'first']) {
+    const expected = nativeSolve(EXAMPLE, { mode, hashMb: HASH_MB, extra: ['--format', 'kifu'] });
+    assert.match(expected, /^\*nodes \d+ time_ms \d+$/m, 'the native KIF has its counters comment');
+    const page = await newPage(query(EXAMPLE, mode));
+    await solvedAnswer(page);
+    const kif = await page.inputValue('#kif');
+    assert.equal(withoutCounters(kif).trimEnd(), withoutCounters(expected), mode);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
 test('strict mode: the same problem is 9 plies, as `tsumugi solve`', async () => {
-  const expected = nativeAnswer(BRIEF, 'strict');
-  const page = await newPage(query(BRIEF, 'strict'));
+  const expected = nativeAnswer(EXAMPLE, 'strict');
+  const page = await newPage(query(EXAMPLE, 'strict'));
   const got = await solvedAnswer(page);
   assert.equal(got, expected);
   assert.equal(got.split(' ').length - 1, 9);
@@ -253,12 +218,11 @@ test('editor: placing, promoting and hands change the SFEN and the URL; labels s
 // readers, src/record/, in the module): SFEN, USI `position` commands with moves, KIF/KI2
 // board diagrams and moves, CSA; files as bytes (a .kif is Shift_JIS).
 
-const data = path.join(here, 'data');
 // The example problem after its composer line G*3i 2h1i 3g1g (White to move, mated).
-const BRIEF_AFTER = '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4';
+const EXAMPLE_AFTER = '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4';
 // A position other than the example, to load the example over.
 const OTHER = '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1';
-const BRIEF_BOD = [
+const EXAMPLE_BOD = [
   '後手の持駒：飛　角　金三　銀四　桂四　香四　歩十六　',
   '  ９ ８ ７ ６ ５ ４ ３ ２ １',
   '+---------------------------+',
@@ -295,36 +259,36 @@ async function loadText(page, text) {
 }
 
 test("the position box accepts the page's own `position sfen ... moves ...` output", async () => {
-  const page = await newPage(query(BRIEF, 'composer'));
+  const page = await newPage(query(EXAMPLE, 'composer'));
   await solvedAnswer(page);
   const usi = await page.inputValue('#usi-line');
-  assert.equal(usi, `position sfen ${BRIEF} moves G*3i 2h1i 3g1g`);
+  assert.equal(usi, `position sfen ${EXAMPLE} moves G*3i 2h1i 3g1g`);
   await loadText(page, usi);
   assert.ok(await page.isHidden('#error'), await page.textContent('#error'));
-  assert.equal(await page.inputValue('#sfen'), BRIEF_AFTER);
+  assert.equal(await page.inputValue('#sfen'), EXAMPLE_AFTER);
   assert.equal(await page.textContent('#editor-board .sq[data-sq="1i"]'), '玉');
   // The same, typed with Enter.
   await page.fill('#sfen', usi);
   await page.press('#sfen', 'Enter');
-  await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF_AFTER);
+  await page.waitForFunction((s) => document.getElementById('sfen').value === s, EXAMPLE_AFTER);
   assert.ok(await page.isHidden('#error'));
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
 test('a KIF board diagram pasted into the position box is read, and so is the page\'s own KIF', async () => {
-  const page = await newPage(query(BRIEF, 'composer'));
+  const page = await newPage(query(EXAMPLE, 'composer'));
   await solvedAnswer(page);
   const kif = await page.inputValue('#kif');
   await loadText(page, kif);
   assert.ok(await page.isHidden('#error'), await page.textContent('#error'));
-  assert.equal(await page.inputValue('#sfen'), BRIEF_AFTER);
-  await loadText(page, BRIEF_BOD);
+  assert.equal(await page.inputValue('#sfen'), EXAMPLE_AFTER);
+  await loadText(page, EXAMPLE_BOD);
   assert.ok(await page.isHidden('#error'), await page.textContent('#error'));
-  assert.equal(await page.inputValue('#sfen'), BRIEF);
+  assert.equal(await page.inputValue('#sfen'), EXAMPLE);
   // Solving it gives the native answer.
   await page.click('#solve');
-  assert.equal(await solvedAnswer(page), nativeAnswer(BRIEF, 'composer'));
+  assert.equal(await solvedAnswer(page), nativeAnswer(EXAMPLE, 'composer'));
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -332,18 +296,18 @@ test('a KIF board diagram pasted into the position box is read, and so is the pa
 for (const [name, file] of [['a Shift_JIS .kif', 'interposition.kif'], ['a .csa', 'interposition.csa']]) {
   test(`${name} file opened with the file input is read`, async () => {
     const page = await readyPage(OTHER);
-    await page.setInputFiles('#file', path.join(data, file));
-    await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF);
+    await page.setInputFiles('#file', path.join(testData, file));
+    await page.waitForFunction((s) => document.getElementById('sfen').value === s, EXAMPLE);
     assert.ok(await page.isHidden('#error'));
     assert.match(await page.textContent('#loaded'), new RegExp(`${file.replace('.', '\\.')} \\((KIF|CSA)\\)`));
-    assert.equal(new URL(page.url()).searchParams.get('sfen'), BRIEF);
+    assert.equal(new URL(page.url()).searchParams.get('sfen'), EXAMPLE);
     assert.deepEqual(page.errors, []);
     await page.close();
   });
 
   test(`${name} file dropped on the page is read`, async () => {
     const page = await readyPage(OTHER);
-    const b64 = fs.readFileSync(path.join(data, file)).toString('base64');
+    const b64 = fs.readFileSync(path.join(testData, file)).toString('base64');
     const dt = await page.evaluateHandle(({ b64, file }) => {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const transfer = new DataTransfer();
@@ -351,7 +315,7 @@ for (const [name, file] of [['a Shift_JIS .kif', 'interposition.kif'], ['a .csa'
       return transfer;
     }, { b64, file });
     await page.dispatchEvent('#solve-panel', 'drop', { dataTransfer: dt });
-    await page.waitForFunction((s) => document.getElementById('sfen').value === s, BRIEF);
+    await page.waitForFunction((s) => document.getElementById('sfen').value === s, EXAMPLE);
     assert.ok(await page.isHidden('#error'));
     assert.deepEqual(page.errors, []);
     await page.close();
@@ -362,7 +326,7 @@ test('a file that is no position shows the reader\'s error naming the line', asy
   const page = await readyPage(OTHER);
   await page.setInputFiles('#file', {
     name: 'broken.kif', mimeType: 'text/plain',
-    buffer: Buffer.from(BRIEF_BOD.replace(' 角 ', ' 猫 ')),
+    buffer: Buffer.from(EXAMPLE_BOD.replace(' 角 ', ' 猫 ')),
   });
   await page.waitForSelector('#error:not([hidden])');
   assert.match(await page.textContent('#error'), /line \d+: /);
@@ -371,7 +335,7 @@ test('a file that is no position shows the reader\'s error naming the line', asy
 });
 
 test('Japanese mode shows Japanese status and error text', async () => {
-  const page = await newPage(`${query(BRIEF, 'composer')}&lang=ja`);
+  const page = await newPage(`${query(EXAMPLE, 'composer')}&lang=ja`);
   await solvedAnswer(page);
   assert.equal(await page.textContent('#engine-state'), '準備完了');
   const status = await page.textContent('#status-text');
@@ -380,13 +344,13 @@ test('Japanese mode shows Japanese status and error text', async () => {
   assert.match(status, /厳密な手数 \(無駄合も数える\): 9手詰、最短を証明済み/);
   assert.doesNotMatch(status, /[a-z]{3,}/, status);
   // The box's old complaint about its own output, and a fault inside a board diagram.
-  await loadText(page, `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`);
+  await loadText(page, `position sfen ${EXAMPLE} moves G*3i 2h1i 3g1x`);
   let err = await page.textContent('#error');
   assert.match(err, /^局面が正しくありません: 3手目: '3g1x' は USI の指し手ではありません$/, err);
   await loadText(page, '9/9/9/9/9 b - 1');
   err = await page.textContent('#error');
   assert.equal(err, '局面が正しくありません: SFEN が読めません: 盤面が5段あります (9段必要)');
-  await loadText(page, BRIEF_BOD.replace(' 角 ', ' 猫 '));
+  await loadText(page, EXAMPLE_BOD.replace(' 角 ', ' 猫 '));
   err = await page.textContent('#error');
   assert.match(err, /^局面が正しくありません: \d+行目: /, err);
   assert.doesNotMatch(err.replace(/'[^']*'/g, ''), /[a-z]{3,}/, err);
@@ -398,10 +362,10 @@ test('Japanese mode shows Japanese status and error text', async () => {
 });
 
 test('invalid input clears the previous answer', async () => {
-  const page = await newPage(query(BRIEF, 'composer'));
+  const page = await newPage(query(EXAMPLE, 'composer'));
   await solvedAnswer(page);
   assert.notEqual((await page.textContent('#answer')).trim(), '');
-  await loadText(page, `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`);
+  await loadText(page, `position sfen ${EXAMPLE} moves G*3i 2h1i 3g1x`);
   assert.ok(await page.isVisible('#error'));
   for (const id of ['#answer', '#verdict', '#japanese', '#status-text']) {
     assert.equal((await page.textContent(id)).trim(), '', id);

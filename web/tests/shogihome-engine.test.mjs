@@ -9,17 +9,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { EXAMPLE, HARD_NOMATE, native, shogihomeEngine as dir } from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const dir = process.env.TSUMUGI_SHOGIHOME_ENGINE || path.join(repo, 'target/shogihome-engine/tsumugi');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
-const HARD_NOMATE = '6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1';
 const POLL_MS = 10;
 
 const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, 'engine.json'), 'utf8'));
@@ -75,10 +69,7 @@ async function launch() {
 }
 
 function nativeAnswer(sfen, extra = []) {
-  const out = execFileSync(bin, ['solve', '--threads', '1', ...extra, sfen], {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return out.trim();
+  return native(['solve', '--threads', '1', ...extra, sfen]);
 }
 
 test('engine.json: what the engine declares, presets with Threads 1 and known options', async () => {
@@ -126,11 +117,11 @@ test('go mate: one checkmate line, the native answer, info lines first', async (
     e.send('setoption name USI_Hash value 64');
     e.send('isready');
     await e.until((l) => l === 'readyok');
-    e.send(`position sfen ${BRIEF}`);
+    e.send(`position sfen ${EXAMPLE}`);
     e.send('go mate 20000');
     const out = await e.until((l) => l.startsWith('checkmate'));
     const answer = out[out.length - 1];
-    assert.equal(answer, nativeAnswer(BRIEF, ['--hash-mb', '64', '--post-search', flag]), preset);
+    assert.equal(answer, nativeAnswer(EXAMPLE, ['--hash-mb', '64', '--post-search', flag]), preset);
     assert.ok(out.some((l) => /^info time \d+ nodes \d+ nps \d+ hashfull \d+ score mate \d+ pv /.test(l)), out.join('\n'));
     await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(e.lines.filter((l) => l.startsWith('checkmate')), [], 'a second answer');
@@ -142,10 +133,10 @@ test('go mate: one checkmate line, the native answer, info lines first', async (
 test('plain go: the first move of the mate, or resign', async () => {
   const e = await launch();
   e.send('setoption name USI_Hash value 16');
-  e.send(`position sfen ${BRIEF}`);
+  e.send(`position sfen ${EXAMPLE}`);
   e.send('go btime 10000 wtime 10000 byoyomi 1000');
   const out = await e.until((l) => l.startsWith('bestmove'));
-  const mate = nativeAnswer(BRIEF, ['--hash-mb', '16', '--post-search', 'none']).split(' ');
+  const mate = nativeAnswer(EXAMPLE, ['--hash-mb', '16', '--post-search', 'none']).split(' ');
   assert.equal(out[out.length - 1], `bestmove ${mate[1]}`);
   e.send('position startpos');
   e.send('go btime 1000 wtime 1000');
@@ -193,7 +184,7 @@ test('USI_Hash: 256 MB is allocated and searched with; more is refused, the valu
   e.send('setoption name USI_Hash value 256');
   e.send('isready');
   await e.until((l) => l === 'readyok');
-  e.send(`position sfen ${BRIEF}`);
+  e.send(`position sfen ${EXAMPLE}`);
   e.send('go mate 20000');
   const out = await e.until((l) => l.startsWith('checkmate'));
   assert.equal(out.pop().split(' ').length, 10);

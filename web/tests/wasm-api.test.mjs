@@ -6,59 +6,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { errorJa, solverText } from '../i18n.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const site = process.env.TSUMUGI_WEB_SITE || path.join(repo, 'target/web/site');
-const bin = process.env.TSUMUGI_BIN || path.join(repo, 'target/release/tsumugi');
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
-
-async function load() {
-  const bytes = fs.readFileSync(path.join(site, 'tsumugi.wasm'));
-  const dec = new TextDecoder();
-  const enc = new TextEncoder();
-  let ex;
-  const logs = [];
-  const { instance } = await WebAssembly.instantiate(bytes, {
-    env: {
-      tsumugi_now_ms: () => performance.now(),
-      tsumugi_log: (p, l) => logs.push(dec.decode(new Uint8Array(ex.memory.buffer, p, l))),
-    },
-  });
-  ex = instance.exports;
-  const reply = () => JSON.parse(dec.decode(new Uint8Array(ex.memory.buffer, ex.tsumugi_reply_ptr(), ex.tsumugi_reply_len())));
-  const withText = (fn, text) => {
-    const b = enc.encode(text);
-    const p = ex.tsumugi_alloc(b.length);
-    new Uint8Array(ex.memory.buffer, p, b.length).set(b);
-    const rc = fn(p, b.length);
-    ex.tsumugi_free(p, b.length);
-    return rc;
-  };
-  return {
-    ex,
-    logs,
-    reply,
-    start: (req) => withText(ex.tsumugi_start, typeof req === 'string' ? req : JSON.stringify(req)),
-    inspect: (sfen) => withText(ex.tsumugi_inspect, sfen),
-    inspectBytes: (b) => {
-      const p = ex.tsumugi_alloc(b.length);
-      new Uint8Array(ex.memory.buffer, p, b.length).set(b);
-      const rc = ex.tsumugi_inspect(p, b.length);
-      ex.tsumugi_free(p, b.length);
-      return rc;
-    },
-  };
-}
-
-function native(args) {
-  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
-}
+import { EXAMPLE, loadWasm as load, native, testData } from './support.mjs';
 
 test("tsumugi_bench: the native bench's node signature, position by position", async () => {
   const m = await load();
@@ -73,7 +24,7 @@ test("tsumugi_bench: the native bench's node signature, position by position", a
 test('a search in node-bounded slices ends with the native answer', async () => {
   const m = await load();
   for (const [mode, post] of [['strict', 'shortest'], ['composer', 'composer']]) {
-    assert.equal(m.start({ sfen: BRIEF, mode, hash_mb: 16 }), 0);
+    assert.equal(m.start({ sfen: EXAMPLE, mode, hash_mb: 16 }), 0);
     let slices = 0;
     let rc;
     while ((rc = m.ex.tsumugi_advance(500, 0)) === 0) {
@@ -85,7 +36,7 @@ test('a search in node-bounded slices ends with the native answer', async () => 
     assert.equal(rc, 1);
     assert.ok(slices > 0, 'the search needs more than one 500-node slice');
     const r = m.reply();
-    const expected = native(['solve', '--threads', '1', '--hash-mb', '16', '--post-search', post, BRIEF]);
+    const expected = native(['solve', '--threads', '1', '--hash-mb', '16', '--post-search', post, EXAMPLE]);
     assert.equal(r.answer, expected);
     assert.equal(r.line.sfens.length, r.line.usi.length + 1);
     // Advancing a finished search repeats its answer.
@@ -96,19 +47,19 @@ test('a search in node-bounded slices ends with the native answer', async () => 
 
 test('stop answers at once with what is established; limits end the search', async () => {
   const m = await load();
-  assert.equal(m.start({ sfen: BRIEF, hash_mb: 16 }), 0);
+  assert.equal(m.start({ sfen: EXAMPLE, hash_mb: 16 }), 0);
   assert.equal(m.ex.tsumugi_stop(), 1);
   let r = m.reply();
   assert.equal(r.answer, 'checkmate timeout');
   assert.equal(r.reason, 'stopped');
   // A node limit over all slices: ends as the native --nodes does.
-  assert.equal(m.start({ sfen: BRIEF, hash_mb: 16, nodes: 50 }), 0);
+  assert.equal(m.start({ sfen: EXAMPLE, hash_mb: 16, nodes: 50 }), 0);
   let rc;
   while ((rc = m.ex.tsumugi_advance(20, 0)) === 0);
   r = m.reply();
   assert.equal(rc, 1);
   assert.equal(r.nodes, 50);
-  assert.equal(r.answer, native(['solve', '--threads', '1', '--hash-mb', '16', '--nodes', '50', BRIEF]));
+  assert.equal(r.answer, native(['solve', '--threads', '1', '--hash-mb', '16', '--nodes', '50', EXAMPLE]));
 });
 
 test('bad requests are answered with errors, never a trap', async () => {
@@ -117,9 +68,9 @@ test('bad requests are answered with errors, never a trap', async () => {
   assert.equal(m.ex.tsumugi_stop(), -1);
   assert.equal(m.start('{not json'), 1);
   assert.match(m.reply().error, /not JSON/);
-  assert.equal(m.start({ sfen: BRIEF, mode: 'fast' }), 1);
+  assert.equal(m.start({ sfen: EXAMPLE, mode: 'fast' }), 1);
   assert.match(m.reply().error, /mode 'fast'/);
-  assert.equal(m.start({ sfen: BRIEF, hash_mb: 0.5 }), 1);
+  assert.equal(m.start({ sfen: EXAMPLE, hash_mb: 0.5 }), 1);
   assert.match(m.reply().error, /hash_mb/);
   assert.equal(m.start({ sfen: '9/9/9 b - 1' }), 1);
   assert.match(m.reply().error, /^bad SFEN: /);
@@ -135,19 +86,19 @@ test('bad requests are answered with errors, never a trap', async () => {
 
 test('tsumugi_inspect reads records as tsumugi solve does: a position command with moves, KIF, Shift_JIS, CSA', async () => {
   const m = await load();
-  assert.equal(m.inspect(`position sfen ${BRIEF} moves G*3i 2h1i 3g1g`), 0);
+  assert.equal(m.inspect(`position sfen ${EXAMPLE} moves G*3i 2h1i 3g1g`), 0);
   assert.deepEqual(m.reply(), {
     ok: true, sfen: '9/9/6P2/9/4B4/9/8R/8+p/6G1k w rb3g4s4n4l16p 4', side: 'w', in_check: true,
     attacker: 'b', format: 'sfen',
   });
   for (const file of ['interposition.kif', 'interposition.csa']) {
-    const bytes = fs.readFileSync(path.join(here, 'data', file));
+    const bytes = fs.readFileSync(path.join(testData, file));
     assert.equal(m.inspectBytes(bytes), 0, file);
     const r = m.reply();
-    assert.equal(r.sfen, BRIEF, file);
+    assert.equal(r.sfen, EXAMPLE, file);
     assert.equal(r.format, file.slice(-3), file);
-    const nat = native(['solve', '--threads', '1', '--hash-mb', '16', path.join(here, 'data', file)]);
-    assert.equal(nat, native(['solve', '--threads', '1', '--hash-mb', '16', BRIEF]), file);
+    const nat = native(['solve', '--threads', '1', '--hash-mb', '16', path.join(testData, file)]);
+    assert.equal(nat, native(['solve', '--threads', '1', '--hash-mb', '16', EXAMPLE]), file);
   }
   // Gote to move with Sente's king alone on the board: Gote mates.
   assert.equal(m.inspect('9/9/9/9/9/9/4p4/9/4K4 w g 1'), 0);
@@ -158,9 +109,9 @@ test('tsumugi_inspect reads records as tsumugi solve does: a position command wi
 // outside the quoted input and SFEN text).
 const FAULTS = [
   '9/9/9/9/9 b - 1',
-  `position sfen ${BRIEF} moves G*3i 2h1i 3g1x`,
-  `position sfen ${BRIEF} moves G*3i 2h1i 2h1g`,
-  `${BRIEF} BGS6P2rb2p`,
+  `position sfen ${EXAMPLE} moves G*3i 2h1i 3g1x`,
+  `position sfen ${EXAMPLE} moves G*3i 2h1i 2h1g`,
+  `${EXAMPLE} BGS6P2rb2p`,
   '4k4/9/9/9/9/9/9/9/K3K4 b - 1',
   'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1',
   '4k4/9/9/9/9/9/9/9/4K4 b 19P 1',

@@ -17,18 +17,6 @@ pub fn answer_text(
     pos: &Position,
     r: &SearchResult,
 ) -> String {
-    let comments = || -> Vec<String> {
-        let mut c = vec![format!("tsumugi: {}", outcome_words(r))];
-        if r.defender_root {
-            c.push("the side to move is the one being mated".into());
-        }
-        c.push(format!(
-            "nodes {} time_ms {}",
-            r.stats.nodes,
-            r.stats.time.as_millis()
-        ));
-        c
-    };
     let line: &[crate::shogi::Move] = match &r.outcome {
         Outcome::Mate(l) => l,
         _ => &[],
@@ -38,9 +26,9 @@ pub fn answer_text(
         OutFormat::Usi => checkmate_reply(&r.outcome).to_string(),
         OutFormat::Ja => ja_text(pos, r),
         OutFormat::Kif | OutFormat::Kifu => {
-            kif::write(pos, line, mated.then_some("詰み"), &comments())
+            kif::write(pos, line, mated.then_some("詰み"), &r.record_comments())
         }
-        OutFormat::Csa => csa::write(pos, line, mated.then_some("%TSUMI"), &comments()),
+        OutFormat::Csa => csa::write(pos, line, mated.then_some("%TSUMI"), &r.record_comments()),
         OutFormat::Json => json_answer(input, line_no, pos, r).to_string(),
     }
 }
@@ -52,19 +40,6 @@ pub fn write_answer(format: OutFormat, text: &str) {
         crate::cli::output::say_bytes(&kif::encode(&format!("{text}\n"), false));
     } else {
         crate::cli::output::say(text);
-    }
-}
-
-/// What the outcome is, in words (for KIF and CSA comments).
-fn outcome_words(r: &SearchResult) -> String {
-    match &r.outcome {
-        Outcome::Mate(l) => match &r.status {
-            Some(s) => s.describe(),
-            None => format!("mate in {}", l.len()),
-        },
-        Outcome::NoMate => "no mate (proven)".into(),
-        Outcome::Unknown(why @ UnknownReason::NoMateWithin(_)) => why.to_string(),
-        Outcome::Unknown(why) => format!("undecided: {why}"),
     }
 }
 

@@ -10,39 +10,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import {
+  EXAMPLE, HARD_NOMATE, launchChromium, newPage, repo, serveDir, shots,
+} from '../../tests/support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../../..');
 const site = process.env.TSUMUGI_SHOGIHOME_SITE;
 const checkout = process.env.TSUMUGI_SHOGIHOME_DIR || path.join(repo, 'target/shogihome');
-const chromiumPath = process.env.TSUMUGI_CHROMIUM || '/usr/bin/chromium';
-const shots = path.join(repo, 'web/test-results');
 
-// The README's problem: mate in 9 (strict length; 3 as composers count).
-const BRIEF = '9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1';
-// No mate, and a long search to prove it (the engine tests' stop position).
-const HARD_NOMATE = '6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1';
 const PRESETS = ['tsumugi (shortest mate)', 'tsumugi (first mate found, fast)', "tsumugi (composer's line)"];
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
 let server;
-let base;
 let browser;
 let usen;
 
@@ -59,24 +38,8 @@ before(async () => {
     return record.usen[0];
   };
   fs.mkdirSync(shots, { recursive: true });
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    const name = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-    const file = path.join(site, path.normalize(name));
-    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  server = await serveDir(site);
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -92,12 +55,7 @@ async function open(sfen) {
     // ShogiHome registers a service worker (PWA); the test serves the files itself.
     serviceWorkers: 'block',
   });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.errors = errors;
-  await page.goto(`${base}index.html?usen=${usen(sfen)}`);
+  const page = await newPage(context, `${server.base}index.html?usen=${usen(sfen)}`);
   await page.getByRole('button', { name: '詰み探索', exact: true }).first().waitFor();
   return { context, page };
 }
@@ -129,7 +87,7 @@ test('ShogiHome web: tsumugi listed, solves a mate in 9 through the mate-search 
     console.log('SKIPPED: ShogiHome web test: TSUMUGI_SHOGIHOME_SITE not set');
     return;
   }
-  const { context, page } = await open(BRIEF);
+  const { context, page } = await open(EXAMPLE);
   try {
     const { dialog, items } = await pickEngine(page, PRESETS[0]);
     for (const p of PRESETS) {
