@@ -25,7 +25,7 @@ pub(super) fn read_line(
     minimax: &mut bool,
 ) -> Result<(Vec<Move>, bool), String> {
     #[cfg(test)]
-    if super::tests::refuse_reading() {
+    if refuse_reading() {
         return Err("reading refused by the test".into());
     }
     if *minimax {
@@ -86,4 +86,25 @@ pub(super) fn publish(s: &mut Search, line: &[Move], upper: usize, lower: usize,
     };
     s.set_reported(Some((line.to_vec(), status)));
     s.report(news);
+}
+
+// A test-only fault: the driver tests make `read_line` fail after a number of readings.
+#[cfg(test)]
+thread_local! {
+    /// Readings `read_line` still performs on this thread before it refuses every one
+    /// (`None`: it never refuses).
+    pub(super) static READS_LEFT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether `read_line` must fail now (see `READS_LEFT`).
+#[cfg(test)]
+fn refuse_reading() -> bool {
+    READS_LEFT.with(|r| match r.get() {
+        Some(0) => true,
+        Some(n) => {
+            r.set(Some(n - 1));
+            false
+        }
+        None => false,
+    })
 }

@@ -6,24 +6,6 @@ use std::sync::atomic::AtomicBool;
 
 const USELESS_INTERPOSITIONS: &str = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";
 
-thread_local! {
-    /// Readings `read_line` still performs on this thread before it refuses every one
-    /// (`None`: it never refuses).
-    static READS_LEFT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-}
-
-/// Whether `read_line` must fail now (see `READS_LEFT`).
-pub(super) fn refuse_reading() -> bool {
-    READS_LEFT.with(|r| match r.get() {
-        Some(0) => true,
-        Some(n) => {
-            r.set(Some(n - 1));
-            false
-        }
-        None => false,
-    })
-}
-
 /// A line that cannot be read after a round proved a shorter mate must not end the
 /// shortest-mate search: the bound is proven either way. It did end it, and long-ge50's
 /// 353-ply horse-circling problem with six threads (4 runs in about 80 under load) was
@@ -35,14 +17,14 @@ pub(super) fn refuse_reading() -> bool {
 fn unreadable_shorter_line_does_not_end_the_rounds() {
     let pos = Position::from_sfen("7nk/9/9/9/9/9/9/9/9 b 2RB2G2S 1").unwrap();
     let mut solver = Solver::new(16);
-    READS_LEFT.with(|r| r.set(Some(1)));
+    super::reading::READS_LEFT.with(|r| r.set(Some(1)));
     let r = solver.solve(
         &pos,
         &Limits::default(),
         &AtomicBool::new(false),
         &mut |_| {},
     );
-    let refused = READS_LEFT.with(|r| r.replace(None)) == Some(0);
+    let refused = super::reading::READS_LEFT.with(|r| r.replace(None)) == Some(0);
     assert!(refused, "the rounds never read a line");
     let Outcome::Mate(line) = r.outcome else {
         panic!("{:?}", r.outcome)
