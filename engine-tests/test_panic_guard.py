@@ -38,7 +38,7 @@ def test_a_panicking_search_is_answered_and_the_engine_keeps_serving(monkeypatch
             assert answer == "checkmate timeout", answer
             errors = [l for l in before if l.startswith("info string error:")]
             assert errors and "fault injected for a test" in errors[0], before
-            assert eng.alive()
+            assert eng.alive
         # The third search is not injected: a real answer, from the same process.
         eng.send("isready")
         eng.wait_for("readyok", 10)
