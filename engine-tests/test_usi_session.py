@@ -49,7 +49,9 @@ PROBLEM_SETS = [
 @pytest.fixture
 def cshogi_engine():
     """A cshogi Engine on our binary (connect sends `usi`); quit, or killed, afterwards."""
-    eng = call_with_timeout(Engine, 10, str(engine_path()))
+    # A bound on a hang, not a speed test: under Wine on a loaded machine the first start of
+    # the exe (Wine's own start-up) once took over 10 s.
+    eng = call_with_timeout(Engine, 60, str(engine_path()))
     try:
         yield eng
     finally:
