@@ -244,7 +244,7 @@ fn undecided_when_out_of_time() {
     assert_ne!(r.verdict, Verdict::Sound, "{}", r.text());
 }
 
-/// 狭義無駄合 (narrow useless interposition), the example of KomoringHeights issue 8
+/// 狭義無駄合 (narrow useless interposition), the example of KomoringHeights' GitHub report #8
 /// (github.com/komori-n/KomoringHeights/issues/8, after w.atwiki.jp/mudaai pages/21): with its
 /// intended 11-ply line every interposition on the 1-file (pawn, lance, knight, ... dropped
 /// and captured by the lance, the chain judged link by link) is useless, so no longer defence
@@ -264,7 +264,7 @@ fn narrow_useless_interposition_chain() {
     assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
 }
 
-/// The second 狭義無駄合 example of KomoringHeights issue 8: the lance's discovered check mates
+/// The second 狭義無駄合 example of KomoringHeights' GitHub report #8: the lance's discovered check mates
 /// in one; every interposition between lance and king is captured and useless.
 #[test]
 fn narrow_useless_interposition_mate_in_one() {
@@ -273,7 +273,7 @@ fn narrow_useless_interposition_mate_in_one() {
     assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
 }
 
-/// 例外無駄合 X型 (w.atwiki.jp/mudaai pages/17, example of KomoringHeights issue 8): the
+/// 例外無駄合 X型 (w.atwiki.jp/mudaai pages/17, example of KomoringHeights' GitHub report #8): the
 /// interposition is captured by the checking piece itself with mate at once.
 #[test]
 fn exception_x_type() {
@@ -291,7 +291,7 @@ fn interposition_covered_only_by_a_pinned_piece() {
     assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
 }
 
-/// Interpositions by a moved piece that escape (hkijin/shtsume issue 14, 移動合 pattern 1;
+/// Interpositions by a moved piece that escape (hkijin/shtsume GitHub report #14, 移動合 pattern 1;
 /// no mate per that thread and the shared nomate-curated set):
 /// the rook's move to 1d and the bishop's to 1b are real defences; the position has no mate,
 /// and the check says so rather than calling the lance check a mate.
@@ -305,7 +305,7 @@ fn moved_piece_interposition_is_a_defence() {
 }
 
 /// Without a given line, the engine's composer line is read again with the check's 無駄合
-/// rule: the KomoringHeights issue 8 chain gives the composers' 11-ply line (the engine's
+/// rule: the KomoringHeights' GitHub report #8 chain gives the composers' 11-ply line (the engine's
 /// static rule alone keeps an interposition as the defence and shows 15 plies).
 #[test]
 fn engine_line_reread() {
@@ -318,7 +318,7 @@ fn engine_line_reread() {
     assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
 }
 
-/// sugyan/tsumeshogi-solver issue 20: ▲３九金 △１九玉 ▲１七飛 is the composers' answer; the
+/// sugyan/tsumeshogi-solver GitHub report #20: ▲３九金 △１九玉 ▲１七飛 is the composers' answer; the
 /// interpositions left at the end are useless, so the line ends there and is sound.
 #[test]
 fn useless_interpositions_at_the_end() {
@@ -327,7 +327,7 @@ fn useless_interpositions_at_the_end() {
     assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
 }
 
-/// 例外無駄合 XY型 (w.atwiki.jp/mudaai pages/17 and 19; the class KomoringHeights issue 8
+/// 例外無駄合 XY型 (w.atwiki.jp/mudaai pages/17 and 19; the class KomoringHeights' GitHub report #8
 /// counts among the evident useless interpositions): against a distant check by X, an
 /// interposition that another piece Y captures with mate at once, where X's own capture does
 /// not mate. ▲３七角打 (X) checks the king on 1i through 2h; the king cannot move (1h: the gold
