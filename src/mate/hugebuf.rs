@@ -45,6 +45,7 @@ unsafe impl<T: Zeroable + Send> Send for HugeBuf<T> {}
 // `T`'s own, e.g. atomics).
 unsafe impl<T: Zeroable + Sync> Sync for HugeBuf<T> {}
 
+#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 impl<T: Zeroable> HugeBuf<T> {
