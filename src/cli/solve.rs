@@ -68,11 +68,14 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
                 if st.time < Duration::from_secs(1) {
                     return;
                 }
-                let line = p.pv.as_ref().map_or(0, |l| l.len());
-                note(format_args!(
-                    "... {:.1} s: {news} (line shown: {line} plies)",
-                    st.time.as_secs_f64()
-                ));
+                let t = st.time.as_secs_f64();
+                match &p.pv {
+                    Some(l) => note(format_args!(
+                        "... {t:.1} s: {news} (line shown: {} plies)",
+                        l.len()
+                    )),
+                    None => note(format_args!("... {t:.1} s: {news}")),
+                }
                 return;
             }
             let best = p

@@ -55,6 +55,8 @@ pub(super) struct Monitor<'a> {
     pub helper_of: Option<(&'a Crew, u64)>,
     /// A helper's nodes already added to its crew's count.
     flushed: u64,
+    /// The search has said that the table is too small for what it has proven.
+    said_table_full: bool,
 }
 
 impl<'a> Monitor<'a> {
@@ -86,6 +88,7 @@ impl<'a> Monitor<'a> {
             crew: None,
             helper_of: None,
             flushed: 0,
+            said_table_full: false,
         }
     }
 
@@ -206,13 +209,32 @@ impl<'a> Monitor<'a> {
             self.next_gc_check = self.nodes + GC_CHECK_INTERVAL;
             if tt.hashfull() >= GC_TRIGGER {
                 let t = Instant::now();
-                tt.gc();
+                let r = tt.gc();
                 log::info!(
-                    "table gc at {} nodes: {} ms, hashfull now {}",
+                    "table gc at {} nodes: {} ms; dropped {} unsolved and {} solved entries, \
+                     kept {} unsolved and {} solved; hashfull now {}",
                     self.nodes,
                     t.elapsed().as_millis(),
+                    r.unsolved_dropped,
+                    r.solved_dropped,
+                    r.unsolved_kept,
+                    r.solved_kept,
                     tt.hashfull()
                 );
+                if r.solved_dropped > 0 && !self.said_table_full {
+                    // Said once per search: the answer stays sound, but a user waiting on a
+                    // long search should know that a larger table would help.
+                    self.said_table_full = true;
+                    self.report(
+                        tt,
+                        Some(format!(
+                            "the table ({} MB) is full of proven results; the cheapest are \
+                             dropped to make room and found again when needed, so the search \
+                             may take longer than with a larger table",
+                            tt.size_mb()
+                        )),
+                    );
+                }
             }
         }
     }

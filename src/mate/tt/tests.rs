@@ -108,6 +108,62 @@ fn gc_keeps_solved_and_expensive_entries() {
     assert!(!t.probe(spread(1), Hand::EMPTY, u32::MAX).found);
 }
 
+/// A table full of proofs (the state a long search in a small table reaches) is brought down
+/// to about `GC_TARGET` by dropping the cheapest of them; the most expensive stay. Before,
+/// solved entries were never collected, and such a table stayed full whatever the collector did.
+#[test]
+fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
+    let mut t = Table::new(1);
+    let slots = (CLUSTERS_PER_MB * WAYS) as u64;
+    for k in 1..=slots * 2 {
+        put(
+            &mut t,
+            spread(k),
+            Hand::EMPTY,
+            (0, INF, 1),
+            (k % 1000) as u32 + 1,
+        );
+    }
+    let before = t.hashfull();
+    assert!(before > GC_TRIGGER, "filled: {before}");
+    let r = t.gc();
+    let after = t.hashfull();
+    assert!(r.solved_dropped > 0, "{r:?}");
+    assert!(
+        (GC_TARGET - 60..=GC_TARGET + 60).contains(&after),
+        "{before}‰ -> {after}‰, {r:?}"
+    );
+    let kept: Vec<u32> = t
+        .clusters
+        .iter()
+        .flat_map(|c| c.e.iter().map(Slot::load))
+        .filter(|e| e.key != 0)
+        .map(|e| e.amount)
+        .collect();
+    let cheapest_kept = *kept.iter().min().unwrap();
+    assert!(
+        cheapest_kept > 100,
+        "cheap proofs go first: {cheapest_kept}"
+    );
+}
+
+/// Entries that share one amount (mates in one all cost 1) are dropped in the share that
+/// reaches the target, not all of them.
+#[test]
+fn gc_drops_a_share_of_equally_cheap_proofs_not_all() {
+    let mut t = Table::new(1);
+    let slots = (CLUSTERS_PER_MB * WAYS) as u64;
+    for k in 1..=slots * 2 {
+        put(&mut t, spread(k), Hand::EMPTY, (0, INF, 1), 1);
+    }
+    t.gc();
+    let after = t.hashfull();
+    assert!(
+        (GC_TARGET - 60..=GC_TARGET + 60).contains(&after),
+        "{after}‰"
+    );
+}
+
 /// The size asked is the size used: 1000 MB is 1000 MB of clusters, not the 512 MB of the
 /// power of two below it (pages are touched lazily, so this costs no memory).
 #[test]
