@@ -5,11 +5,15 @@ Both engines are driven over USI as a GUI would (`go mate <ms>`, 1 thread, the s
 RootIsAndNodeIfChecked false). From their `info` lines the script records when each engine's
 proven bound (tsumugi's `score mate N`, KomoringHeights' "upper_bound:N" of each result, which
 is also its line's length once they meet) first reaches each length, when the minimum was
-proven (tsumugi: `info string no mate within ...`; KomoringHeights: its final
-disproof result), and the answer. Every figure is measured in this run; nothing is typed in.
+proven (tsumugi: `info string no mate within L plies: the shortest mate takes N`;
+KomoringHeights: its final disproof result), and the answer. Every figure is measured in this
+run; nothing is typed in.
+
+The engines run one after the other on each problem; with --together both at once (one
+thread each, each engine with one search thread: a fair same-run comparison on two cores).
 
 usage: scripts/bench/shortest.py [--set long.tsv] [--only NAME ...] [--time-ms 150000]
-                                  [--hash-mb 2048] [--kh PATH] [--bin PATH]
+                                  [--hash-mb 2048] [--kh PATH] [--bin PATH] [--together]
 
 KomoringHeights is built by ../shared/anchors/build-kh (its path: `build-kh .anchors`, the
 default --kh). Problems come from $TSUMUGI_PROBLEMS (default ../shared/problems).
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -61,7 +66,9 @@ def run_engine(cmd: str, sfen: str, hash_mb: int, ms: int, kh: bool) -> dict:
                 m = re.search(r" score mate (\d+)", line)
                 if line.startswith("info ") and m:
                     length = int(m.group(1))
-                if line.startswith("info string no mate within"):
+                # "...: the shortest mate takes N" (not "N to M"): the minimum is proven.
+                if re.match(r"info string no mate within \d+ plies: the shortest mate takes \d+$",
+                            line):
                     minimal_at = t
             if length is not None and (not timeline or length < timeline[-1][1]):
                 timeline.append((t, length))
@@ -91,6 +98,8 @@ def main() -> int:
     ap.add_argument("--hash-mb", type=int, default=2048)
     ap.add_argument("--kh", default=str(KH_DEFAULT))
     ap.add_argument("--bin", default=str(ROOT / "target/release/tsumugi"))
+    ap.add_argument("--together", action="store_true",
+                    help="run the two engines at once on each problem (one thread each)")
     args = ap.parse_args()
     path = set_path(args.set)
     if not path.exists():
@@ -104,14 +113,37 @@ def main() -> int:
             for r in matching(read_set(path), args.only)]
 
     print(f"hash {args.hash_mb} MB, go mate {args.time_ms}, 1 thread, "
+          f"{'both engines at once' if args.together else 'one engine after the other'}, "
           f"{time.strftime('%Y-%m-%d')}; seconds from `go mate`")
     print()
     print("| problem | known | engine | first bound | bound at known length | minimum proven "
           "| answer | timeline (bound@s) |")
     print("|---|---|---|---|---|---|---|---|")
+    engines = [("tsumugi", args.bin, False), ("KomoringHeights", args.kh, True)]
     for sfen, known, name in rows:
-        for label, cmd, kh in [("tsumugi", args.bin, False), ("KomoringHeights", args.kh, True)]:
-            r = run_engine(cmd, sfen, args.hash_mb, args.time_ms, kh)
+        if args.together:
+            results: list = [None, None]
+
+            def one(i: int) -> None:
+                try:
+                    results[i] = run_engine(engines[i][1], sfen, args.hash_mb, args.time_ms,
+                                            engines[i][2])
+                except BaseException as e:  # raised again below, in the main thread
+                    results[i] = e
+
+            threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in (0, 1)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                while t.is_alive():
+                    t.join(1.0)
+            for r in results:
+                if isinstance(r, BaseException):
+                    raise r
+        else:
+            results = [None, None]
+        for i, (label, cmd, kh) in enumerate(engines):
+            r = results[i] or run_engine(cmd, sfen, args.hash_mb, args.time_ms, kh)
             tl = r["timeline"]
             first = f"{tl[0][1]} @ {tl[0][0]:.1f}" if tl else "-"
             ans = r["answer"]
