@@ -68,6 +68,13 @@ impl Scratch {
     pub(crate) fn forget(&mut self) {
         self.path.forget();
     }
+
+    /// Bytes of the buffers as allocated: what each search thread keeps beside the shared
+    /// table (docs/reliability.md, "Memory"). Mapped, and resident only where touched.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.children.capacity() * std::mem::size_of::<Child>() + self.path.bytes()
+    }
 }
 
 /// A finished (or interrupted) node: its value, and for a failure that holds on the current
@@ -446,6 +453,35 @@ mod tests {
             .table()
             .probe(key, pos.hand(pos.side_to_move()), u32::MAX);
         p.found && p.v.dn == 0
+    }
+
+    /// Every search thread keeps one `Scratch`. docs/reliability.md states its size per search
+    /// thread and scripts/bench/soak.py subtracts it from the measured peak; both are checked
+    /// against the code here, so a change of a buffer's size or element cannot leave them
+    /// behind. The parts: repetition table 2^20 × 16 bytes (16 MB), path filter 2^16 × 2 bytes
+    /// (128 KB), repetition filter 2^19 bits (64 KB), child arena 2^16 × 28 bytes (1.75 MB).
+    #[test]
+    fn scratch_buffers_are_the_documented_size() {
+        assert_eq!(std::mem::size_of::<Child>(), 28);
+        assert_eq!(std::mem::size_of::<path::RepEntry>(), 16);
+        let bytes = Scratch::new().bytes();
+        assert_eq!(bytes, (16 << 20) + (128 << 10) + (64 << 10) + (28 << 16));
+        let mb = format!("{:.1}", bytes as f64 / (1 << 20) as f64);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).expect(p);
+        let doc = read("docs/reliability.md");
+        let stated = format!("{mb} MB per search thread");
+        assert!(
+            doc.contains(&stated),
+            "docs/reliability.md should say '{stated}'"
+        );
+        let script = read("scripts/bench/soak.py");
+        let constant = format!("PER_THREAD_MB = {mb}\n");
+        assert!(
+            script.contains(&constant),
+            "scripts/bench/soak.py should hold '{}'",
+            constant.trim_end()
+        );
     }
 
     /// A round budget (speculative shortest-mate rounds) unwinds the search unsolved without

@@ -103,6 +103,14 @@ impl PathBuffers {
         self.rep_table.zero();
         self.rep_filter.fill(0);
     }
+
+    /// Bytes of the three buffers as allocated (see `Scratch::bytes`).
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> usize {
+        self.filter.capacity() * std::mem::size_of::<u16>()
+            + self.rep_table.len() * std::mem::size_of::<RepEntry>()
+            + self.rep_filter.capacity() * std::mem::size_of::<u64>()
+    }
 }
 
 /// The filter bit of a position's board key.

@@ -336,6 +336,25 @@ mod tests {
     use super::*;
     use crate::mate::line::{verify, with_detour_proven};
 
+    /// docs/reliability.md ("Memory") bounds a reading's memory from these sizes: 16 bytes a
+    /// memo entry (with hashbrown's control byte, 17 a bucket) and 24 a noted proof, up to
+    /// `MINIMAX_MAX_POSITIONS` positions. A larger entry would make that bound wrong.
+    #[test]
+    fn reading_entries_are_the_documented_size() {
+        fn map_entry<K, V>(_field: fn(&Minimax) -> &HashMap<K, V>) -> usize {
+            std::mem::size_of::<(K, V)>()
+        }
+        fn set_entry<K>(_field: fn(&Minimax) -> &HashSet<K>) -> usize {
+            std::mem::size_of::<K>()
+        }
+        fn vec_entry<T>(_field: fn(&Minimax) -> &Vec<T>) -> usize {
+            std::mem::size_of::<T>()
+        }
+        assert_eq!(map_entry(|m| &m.memo), 16);
+        assert_eq!(set_entry(|m| &m.unproven), 8);
+        assert_eq!(vec_entry(|m| &m.shorter), 24);
+    }
+
     /// The reading stores what it proves: a root whose table proof claims 99 plies (true, but
     /// loose) reads as the 5-ply line its children's proofs force, and afterwards the table
     /// holds the root proven within 5 (the shortcut passes test their leaves against stored
