@@ -5,9 +5,7 @@
 
 mod common;
 use common::harness;
-use common::{oracle_moves, to_partial, OracleInfo};
 
-use shogi_core::ToUsi;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tsumugi::mate::bench::POSITIONS;
@@ -24,21 +22,11 @@ fn solve(solver: &mut Solver, sfen: &str) -> SearchResult {
     solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
 }
 
-/// Replays `line` with the oracle: every move legal, the last position a checkmate.
+/// Replays `line` with the oracle: every move legal, every attacker move a check, the last
+/// position a checkmate.
 fn oracle_mate(sfen: &str, line: &[Move]) -> bool {
-    let mut p = to_partial(sfen);
-    let mut info = OracleInfo::default();
-    for m in line {
-        let usi = m.to_string();
-        let Some(om) = oracle_moves(&p, &mut info)
-            .into_iter()
-            .find(|om| om.to_usi_owned() == usi)
-        else {
-            return false;
-        };
-        p.make_move(om).expect("oracle move applies");
-    }
-    shogi_legality_lite::is_in_check_partial_lite(&p) && oracle_moves(&p, &mut info).is_empty()
+    let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    common::oracle_mate_line(sfen, &usi).is_ok()
 }
 
 fn oversubscribed_threads_give_the_answers_of_one_thread() {

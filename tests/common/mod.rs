@@ -260,6 +260,40 @@ pub fn oracle_usi(p: &PartialPosition, info: &mut OracleInfo) -> BTreeSet<String
         .collect()
 }
 
+/// Replays `line` (USI moves) from `sfen` with the oracle: every move legal, every attacker
+/// move a check, and the last position a checkmate. An odd-length line starts with the
+/// attacker; an even-length one with the defender (a defender-to-move root). `Err` says which
+/// ply failed and why.
+pub fn oracle_mate_line(sfen: &str, line: &[String]) -> Result<(), String> {
+    if line.is_empty() {
+        return Err("empty line".into());
+    }
+    let mut p = to_partial(sfen);
+    let mut info = OracleInfo::default();
+    let first_attacker = if line.len() % 2 == 1 { 0 } else { 1 };
+    for (i, usi) in line.iter().enumerate() {
+        let Some(om) = oracle_moves(&p, &mut info)
+            .into_iter()
+            .find(|om| om.to_usi_owned() == *usi)
+        else {
+            return Err(format!(
+                "ply {} {usi} is illegal in {}",
+                i + 1,
+                p.to_sfen_owned()
+            ));
+        };
+        p.make_move(om).expect("oracle move applies");
+        if i % 2 == first_attacker && !shogi_legality_lite::is_in_check_partial_lite(&p) {
+            return Err(format!("ply {} {usi} (attacker) gives no check", i + 1));
+        }
+    }
+    if shogi_legality_lite::is_in_check_partial_lite(&p) && oracle_moves(&p, &mut info).is_empty() {
+        Ok(())
+    } else {
+        Err(format!("not checkmate at the end: {}", p.to_sfen_owned()))
+    }
+}
+
 /// Leaf-counting perft over `oracle_moves` (bulk counting at depth 1).
 pub fn oracle_perft(p: &PartialPosition, depth: u32, info: &mut OracleInfo) -> u64 {
     if depth == 0 {

@@ -1,0 +1,58 @@
+"""A long problem answered with the smallest table a GUI can set (`USI_Hash 1`, 1 MB).
+
+A 1 MB table overflows long before a 43-ply problem is solved, so the search runs on replaced
+entries; the answer must still be a mate (checked by cshogi, the oracle) and, if the engine says
+the length is the proven shortest, that length must be the problem's known one. The problem
+comes from the shared problem sets; the test skips, with the path, without them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import problems_dir, verify_mate_line
+from tsumugi_tools.problems import read_set
+
+# 図巧 No. 45 (famous.tsv's `zuko045`, 43 plies): about 200 000 nodes, a few seconds at 1 MB as
+# at 256 MB, with the shortest length proven at both sizes.
+PROBLEM = "zuko045"
+
+# What an `info string` says of a proven shortest length (`MateStatus::describe`): the line's
+# own length, or the proven length when the line shown is longer.
+SHORTEST_PROVEN = [
+    re.compile(r"^info string mate in (\d+): shortest proven"),
+    re.compile(r"^info string the shortest mate is proven to take (\d+) plies"),
+]
+
+
+def famous_problem(name: str) -> tuple[str, int]:
+    """The row of famous.tsv named `name`: (sfen, known length)."""
+    path = problems_dir() / "famous.tsv"
+    if not path.is_file():
+        pytest.skip(f"{path} not found; set TSUMUGI_PROBLEMS")
+    rows = [r for r in read_set(path) if r.name == name]
+    assert len(rows) == 1, f"{path} has {len(rows)} rows named {name}"
+    assert rows[0].plies is not None, rows[0]
+    return rows[0].sfen, rows[0].plies
+
+
+def test_long_problem_with_a_1_mb_table_answers_a_mate_of_the_known_length(engine):
+    sfen, known = famous_problem(PROBLEM)
+    engine.usi_handshake()
+    engine.send("setoption name USI_Hash value 1")
+    engine.send("isready")
+    engine.wait_for("readyok", 30)
+    engine.send(f"position sfen {sfen}")
+    engine.send("go mate 20000")
+    line, before = engine.wait_for("checkmate", 60)
+    moves = line.split()[1:]
+    assert moves and moves[0] not in ("nomate", "timeout", "notimplemented"), (line, before)
+    ok, why = verify_mate_line(sfen, moves)
+    assert ok, (why, line)
+    proven = [int(m.group(1)) for b in before for p in SHORTEST_PROVEN if (m := p.match(b))]
+    print(f"\n{PROBLEM}: {len(moves)} plies, proven shortest {proven or 'not claimed'}")
+    for n in proven:
+        assert n == known, (n, known, before)
+        assert len(moves) >= n, (len(moves), n)
