@@ -31,8 +31,9 @@ use tsumugi::shogi::{Move, Position};
 
 /// Every `SAMPLE_EVERY`th row of a set, from its first row.
 const SAMPLE_EVERY: usize = 6;
-/// Nodes of one solve (first proof, shortest-mate rounds and line reading). The largest any
-/// sampled position took at 1 MB when this was written is in the summary each trial prints.
+/// Nodes of one solve (first proof, shortest-mate rounds and line reading): a bound so that no
+/// position can hang the test, about 7 times the most any sampled position took when this was
+/// written (1.43 M, a mate3-11 problem at 1 MB; each trial prints its largest).
 const NODE_LIMIT: u64 = 10_000_000;
 /// The two table sizes compared, in MB.
 const SMALL_MB: usize = 1;
