@@ -564,7 +564,7 @@ impl Table {
     /// solved entries dropped down to the target: 16 collections, each leaving the table
     /// about 600‰ full, 469 k nodes/s, and the shortest mate (1525) proven at 288 s. Ambergris
     /// at 16 MB, 60 s (the other core busy): 26 collections; from the fifth on each dropped
-    /// about 110,000 unsolved and 23,000-50,000 solved entries (a fifth of the solved ones) and
+    /// about 110,000 unsolved and 23,000-50,000 solved entries (9-19% of the solved ones) and
     /// kept about 110,000 unsolved and 210,000 solved, leaving the table 600-640‰ full. Dropping
     /// a proof or disproof costs only the effort to find it again: a node's value is derived
     /// from its children's when it is solved and stored as a fact about the position, never
