@@ -531,15 +531,14 @@ def shortest_text(r: dict) -> str:
 def answer_text(r: dict, time_s: float) -> str:
     a = r.get("answer") or {"kind": "none"}
     at = r.get("answer_at")
-    err = f" ({r['error']})" if r.get("error") else ""
     if a["kind"] == "mate":
         verdict = "replayed ok" if a["replay"] == "ok" else f"NOT a mate: {a['replay']}"
         return f"{a['length']} plies, {verdict} @ {fmt_s(at)}"
     if a["kind"] == "nomate":
-        return f"nomate @ {fmt_s(at)}: WRONG (a mate exists){err}"
+        return f"nomate @ {fmt_s(at)}: WRONG (a mate exists)"
     if a["kind"] == "timeout":
-        return f"no answer in {time_s:g} s (timeout){err}"
-    return f"no answer (the engine hung or died){err}"
+        return f"no answer in {time_s:g} s (timeout)"
+    return "no answer (the engine hung or died)"
 
 
 def ratio_text(res: dict, time_s: float) -> str:
@@ -578,6 +577,10 @@ def problem_report(p: dict, res: dict, time_s: float) -> list[str]:
     out.append("")
     out.append(ratio_text(res, time_s) + ".")
     out.append("")
+    for k in ENGINES:
+        if res[k].get("error"):
+            out.append(f"{ENGINES[k]}: {res[k]['error']}.")
+            out.append("")
     return out
 
 
@@ -818,8 +821,9 @@ def main() -> int:
             e = data["meta"]["engines"][k]
             e["id"] = e["id"] or r.get("id")
             e["options"] = r.get("options", e["options"])
+            err = f" [{r['error']}]" if r.get("error") else ""
             print(f"{p['name']}: {ENGINES[k]}: first proof {first_proof_text(r)}; "
-                  f"{answer_text(r, args.time_s)}", file=sys.stderr, flush=True)
+                  f"{answer_text(r, args.time_s)}{err}", file=sys.stderr, flush=True)
         data["problems"].append({"problem": p, "results": res})
         if args.json:
             write_json(args.json, data)

@@ -288,7 +288,9 @@ def synthetic():
                                           [600.0, 1000, None, None]),
                  "kh": engine_result("kh", answer={"kind": "nomate", "length": None,
                                                    "moves": [], "replay": ""},
-                                     answer_at=20.0, last=[20.0, 5000, 250, 1])}},
+                                     answer_at=20.0, last=[20.0, 5000, 250, 1],
+                                     error="the other engine did not start: this one ran "
+                                           "alone")}},
         ],
     }
 
@@ -318,6 +320,7 @@ def test_report_of_a_synthetic_run():
     assert "nomate @ 20.0 s: WRONG (a mate exists)" in md
     assert "KomoringHeights did not prove a mate within 600 s: no ratio." in md
     assert "| hashfull at end | - | 0.1% |" in md
+    assert "KomoringHeights: the other engine did not start: this one ran alone." in md
 
 
 def test_replot_reports_a_saved_run_without_engines(tmp_path, capsys, monkeypatch):
