@@ -15,7 +15,7 @@ only when the engine died or did not answer the `stop`, 2 for a bad argument. Li
 
 usage: scripts/bench/soak.py [--minutes 30] [--every 10] [--hash-mb 1024] [--threads 1]
                              [--problem NAME] [--set long.tsv] [--rows 40] [--csv OUT]
-                             [--stop-s 5] [--bin PATH]
+                             [--stop-s 5] [--log OUT] [--bin PATH]
 """
 
 from __future__ import annotations
@@ -123,6 +123,9 @@ def main() -> int:
     ap.add_argument("--rows", type=int, default=40,
                     help="most sample rows in the report's table (every Nth; 0: all)")
     ap.add_argument("--csv", metavar="OUT", help="write every sample to this CSV file")
+    ap.add_argument("--log", metavar="OUT",
+                    help="write every line the engine prints during the search to this file, "
+                         "each after its seconds from `go mate`")
     ap.add_argument("--stop-s", type=float, default=5.0,
                     help="seconds the answer to `stop` may take (default 5)")
     ap.add_argument("--bin", help="engine binary (default: $TSUMUGI_BIN or target/release/tsumugi)")
@@ -166,6 +169,7 @@ def main() -> int:
     idle = None
     final = None
     go_at = time.monotonic()
+    log = open(args.log, "w", encoding="utf-8") if args.log else None
 
     def sample(elapsed: float) -> None:
         row_ = {"elapsed_s": elapsed, "nodes": last["nodes"], "hashfull": last["hashfull"]}
@@ -199,6 +203,9 @@ def main() -> int:
                     line = eng.read_line(left)
                 except EngineTimeout:
                     break
+                if log is not None:
+                    log.write(f"{time.monotonic() - go_at:.3f} {line}\n")
+                    log.flush()
                 if line.startswith("info"):
                     last.update(info_fields(line))
                 elif line.startswith("checkmate"):
