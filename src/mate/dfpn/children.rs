@@ -155,7 +155,10 @@ impl Search<'_> {
         // cache misses instead of paying them one after another.
         if !at_last_check {
             for &m in list.as_slice() {
-                self.tt.prefetch(pos.board_key_after(m) ^ self.salt);
+                let ck = pos.board_key_after(m) ^ self.salt;
+                self.tt.prefetch(ck);
+                let chand = if or { pos.mover_hand_after(m) } else { hand };
+                self.path.prefetch_rep(ck, chand);
             }
         }
         // Children are looked up by the key and hand they would have, without making the move:
