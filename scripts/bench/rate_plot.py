@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     for m in minutes:
         cells = []
         for _, samples, rr in runs:
+            if m * 60 > samples[-1][0] + 1:  # past the end of this run
+                cells += ["-", "-"]
+                continue
             r = at(rr, m * 60)
             hf = at([(t, h) for t, _, h in samples if h is not None], m * 60)
             cells.append("-" if r is None else f"{r / 1000:.0f}")

@@ -32,10 +32,11 @@ def test_rates_are_taken_over_the_window_not_between_neighbours():
 def test_table_reads_the_csv_and_skips_rows_without_nodes(tmp_path, capsys):
     csv_path = write_csv(tmp_path / "a.csv", [(0, "", ""), (60, 60_000, 100), (600, 600_000, 500),
                                              (1200, 1_200_000, 700)])
-    assert rate_plot.main(["--series", f"run={csv_path}", "--window", "600", "--at", "10,20"]) == 0
+    assert rate_plot.main(["--series", f"run={csv_path}", "--window", "600", "--at", "10,20,30"]) == 0
     out = capsys.readouterr().out
     assert "| 10 | 1 | 500 |" in out  # 540,000 nodes over 540 s
     assert "| 20 | 1 | 700 |" in out  # 600,000 over the last 600 s
+    assert "| 30 | - | - |" in out  # past the run's end
 
 
 def test_bad_series_argument_is_refused(tmp_path, capsys):
