@@ -282,7 +282,11 @@ def main() -> int:
     if peak is None:
         peak = max((s["hwm_mb"] for s in samples if s["hwm_mb"] is not None), default=None)
         peak_when = "the last sampled"
-    if peak is not None:
+    if peak is not None and peak < args.hash_mb:
+        w(f"- Peak RSS (VmHWM, {peak_when}): {peak:.1f} MB, **below USI_Hash**: the engine "
+          f"used a smaller table than the {args.hash_mb} MB asked for (it shrinks the table to "
+          "the memory available at `isready` and says so in an `info string`)")
+    elif peak is not None:
         over = peak - args.hash_mb
         fixed = args.threads * PER_THREAD_MB
         w(f"- Peak RSS (VmHWM, {peak_when}): {peak:.1f} MB")
