@@ -61,6 +61,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.machine import cpu_model  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineError, start_engine  # noqa: E402
 
@@ -455,16 +456,6 @@ def memory_refusal(hash_mb: int, one_at_a_time: bool, available_kb: int | None) 
             else "a smaller --hash-mb, or --one-at-a-time to hold one table at a time")
     return (f"refusing to start: {how} plus {SPARE_MB} MB need {need_mb} MB, but MemAvailable "
             f"is {available_kb // 1024} MB; use {hint}")
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def git_head() -> tuple[str, bool]:

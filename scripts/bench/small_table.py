@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
 from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
+from tsumugi_tools.machine import cpu_model  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineError, start_engine  # noqa: E402
 
@@ -363,16 +364,6 @@ def engine_id(cmd: str) -> str:
     name = eng.id_name or "?"
     eng.close()
     return name
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def git_head() -> str:

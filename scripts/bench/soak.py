@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
+from tsumugi_tools.machine import cpu_model  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineDied, EngineError, EngineTimeout, UsiEngine  # noqa: E402
 
@@ -70,17 +71,6 @@ def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     except OSError:
         return ""
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
 
 
 def info_fields(line: str) -> dict[str, int]:
@@ -257,7 +247,7 @@ def main() -> int:
     w(f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}")
     w(f"- Commit: `{commit}` {subject}"
       + (" (plus uncommitted changes in src/)" if dirty else ""))
-    w(f"- CPU: {cpu_name()}, {os.cpu_count()} logical cores")
+    w(f"- CPU: {cpu_model()}, {os.cpu_count()} logical cores")
     w(f"- Engine: `{eng.path}`" + (f" ({eng.id_name})" if eng.id_name else ""))
     w(f"- Command: `{command}`")
     w(f"- Problem: {row.name} ({row.expected or '?'} plies; {path.name} line {row.line_no})")

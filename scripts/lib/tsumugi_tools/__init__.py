@@ -4,6 +4,7 @@
   a hung one);
 - `problems`: the problem-set folder and its TSV files;
 - `mate_line`: the cshogi check of a mating line;
+- `machine`: the CPU model a benchmark report names;
 - `sfen_board`: the board field of an SFEN, written from a dict of pieces;
 - `stop_latency`: the `stop` latency measurement (a test and a benchmark).
 
