@@ -18,6 +18,70 @@ use std::time::Duration;
 const POLL_INTERVAL: u64 = 256;
 /// Nodes between occupancy checks (and garbage collections).
 const GC_CHECK_INTERVAL: u64 = 1 << 16;
+/// Nodes between the search profile's log lines (`RUST_LOG=info`): about 40 s at 400 k
+/// nodes/s.
+const PROFILE_INTERVAL: u64 = 1 << 24;
+/// Plies the profile tells apart; deeper nodes count in the last bucket.
+const PROFILE_PLIES: usize = 1024;
+
+/// Where the nodes of a long search go, for the log (`RUST_LOG=info`, one line every
+/// `PROFILE_INTERVAL` nodes): how many were positions the table did not hold when their parent
+/// was expanded, and at which plies the nodes were. A search whose nodes are nearly all known
+/// positions is re-walking its tree (thresholds creeping up), not reaching new ground; its
+/// hashfull stands still although it counts millions of nodes a second. Counted per interval
+/// and cleared after each line.
+struct Profile {
+    fresh: u64,
+    by_ply: [u32; PROFILE_PLIES],
+    since: u64,
+    since_time: Instant,
+}
+
+impl Profile {
+    fn new(start: Instant) -> Profile {
+        Profile {
+            fresh: 0,
+            by_ply: [0; PROFILE_PLIES],
+            since: 0,
+            since_time: start,
+        }
+    }
+
+    /// The ply below which `q` of the interval's nodes were (`q` in 0..=1).
+    fn ply_quantile(&self, total: u64, q: f64) -> usize {
+        let want = (total as f64 * q).ceil() as u64;
+        let mut seen = 0u64;
+        for (ply, &n) in self.by_ply.iter().enumerate() {
+            seen += n as u64;
+            if seen >= want.max(1) {
+                return ply;
+            }
+        }
+        PROFILE_PLIES - 1
+    }
+
+    /// The log line of the interval that ends at `nodes`, and a fresh interval.
+    fn line(&mut self, nodes: u64, hashfull: u32) -> String {
+        let total = nodes - self.since;
+        let secs = self.since_time.elapsed().as_secs_f64();
+        let max = self.by_ply.iter().rposition(|&n| n != 0).unwrap_or(0);
+        let s = format!(
+            "search profile: {total} nodes in {secs:.1} s ({:.0} nodes/s), {} of them new \
+             positions ({:.2}%); plies p10 {} p50 {} p90 {} max {max}; hashfull {hashfull}",
+            total as f64 / secs.max(1e-9),
+            self.fresh,
+            100.0 * self.fresh as f64 / total.max(1) as f64,
+            self.ply_quantile(total, 0.1),
+            self.ply_quantile(total, 0.5),
+            self.ply_quantile(total, 0.9),
+        );
+        self.fresh = 0;
+        self.by_ply = [0; PROFILE_PLIES];
+        self.since = nodes;
+        self.since_time = Instant::now();
+        s
+    }
+}
 
 pub(super) struct Monitor<'a> {
     stop: &'a AtomicBool,
@@ -57,6 +121,9 @@ pub(super) struct Monitor<'a> {
     flushed: u64,
     /// The search has said that the table is too small for what it has proven.
     said_table_full: bool,
+    /// Where the nodes go (logged, see `Profile`); boxed to keep the monitor small.
+    profile: Box<Profile>,
+    next_profile: u64,
 }
 
 impl<'a> Monitor<'a> {
@@ -89,6 +156,8 @@ impl<'a> Monitor<'a> {
             helper_of: None,
             flushed: 0,
             said_table_full: false,
+            profile: Box::new(Profile::new(start)),
+            next_profile: PROFILE_INTERVAL,
         }
     }
 
@@ -122,9 +191,11 @@ impl<'a> Monitor<'a> {
     /// Nodes are not counted once stopped: a node limit is exact (line readings may still call
     /// in before they notice the stop).
     #[inline(always)]
-    pub(super) fn enter_node(&mut self, tt: &Table) -> bool {
+    pub(super) fn enter_node(&mut self, tt: &Table, ply: u32, fresh: bool) -> bool {
         if !self.halted() {
             self.nodes += 1;
+            self.profile.fresh += fresh as u64;
+            self.profile.by_ply[(ply as usize).min(PROFILE_PLIES - 1)] += 1;
             if self.nodes >= self.next_poll {
                 self.poll(tt);
             }
@@ -205,6 +276,10 @@ impl<'a> Monitor<'a> {
                 self.report(tt, None);
             }
         }
+        if self.nodes >= self.next_profile {
+            self.next_profile = self.nodes + PROFILE_INTERVAL;
+            log::info!("{}", self.profile.line(self.nodes, tt.hashfull()));
+        }
         if self.nodes >= self.next_gc_check {
             self.next_gc_check = self.nodes + GC_CHECK_INTERVAL;
             if tt.hashfull() >= GC_TRIGGER {
@@ -237,5 +312,31 @@ impl<'a> Monitor<'a> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The profile's line counts the interval's new positions and its ply quantiles, then
+    /// starts a new interval.
+    #[test]
+    fn profile_line_reports_new_positions_and_plies_of_its_interval() {
+        let mut p = Profile::new(Instant::now());
+        // 100 nodes: 10 at ply 3, 80 at ply 20, 10 at ply 60; 25 new.
+        p.by_ply[3] = 10;
+        p.by_ply[20] = 80;
+        p.by_ply[60] = 10;
+        p.fresh = 25;
+        let line = p.line(100, 844);
+        assert!(line.contains("100 nodes"), "{line}");
+        assert!(line.contains("25 of them new positions (25.00%)"), "{line}");
+        assert!(line.contains("p10 3 p50 20 p90 20 max 60"), "{line}");
+        assert!(line.contains("hashfull 844"), "{line}");
+        assert_eq!(p.fresh, 0);
+        assert!(p.by_ply.iter().all(|&n| n == 0));
+        let line = p.line(150, 844);
+        assert!(line.contains("50 nodes"), "{line}");
     }
 }

@@ -21,7 +21,7 @@ impl Search<'_> {
     ) -> NodeResult {
         // Set by the parent for this node only (see `children`).
         let fresh = std::mem::replace(&mut self.node_fresh, false);
-        let stopped = self.monitor.enter_node(self.tt);
+        let stopped = self.monitor.enter_node(self.tt, ply, fresh);
         let hand = pos.hand(self.attacker);
         let key = self.key(pos);
         let or = pos.side_to_move() == self.attacker;
