@@ -62,6 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
 from tsumugi_tools.machine import cpu_model  # noqa: E402
+from tsumugi_tools.plotting import use_japanese_font  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineError, start_engine  # noqa: E402
 
@@ -654,15 +655,6 @@ def rates(series: list[list]) -> list[tuple[float, float]]:
     return out
 
 
-def japanese_font() -> str | None:
-    from matplotlib import font_manager
-    have = {f.name for f in font_manager.fontManager.ttflist}
-    for name in ("IPAGothic", "IPAPGothic", "Noto Sans CJK JP", "TakaoGothic", "IPAexGothic"):
-        if name in have:
-            return name
-    return None
-
-
 def plot(data: dict, out: str) -> str | None:
     """Draws nodes/s and hashfull over time, a row per problem. Returns why not, or None."""
     try:
@@ -672,9 +664,7 @@ def plot(data: dict, out: str) -> str | None:
     except ImportError:
         return ("--plot: matplotlib is not installed in this Python (run scripts/venv and "
                 "use .venv/bin/python); the report and the JSON are unaffected")
-    jp = japanese_font()
-    if jp:
-        plt.rcParams["font.family"] = [jp, "DejaVu Sans"]
+    jp = use_japanese_font(plt)
     items = data["problems"]
     fig, axes = plt.subplots(len(items), 2, figsize=(12, 3.2 * len(items)), squeeze=False)
     colors = {"tsumugi": "tab:blue", "kh": "tab:orange"}

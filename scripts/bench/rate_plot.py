@@ -19,7 +19,9 @@ import csv
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The modules shared with the other scripts (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from tsumugi_tools.plotting import use_japanese_font  # noqa: E402
 
 
 def read_samples(path: str) -> list[tuple[float, int, int | None]]:
@@ -115,11 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             print("rate_plot: --out needs matplotlib (run scripts/venv and use .venv/bin/python)",
                   file=sys.stderr)
             return 2
-        from hardest import japanese_font  # the problems' names are Japanese
-
-        jp = japanese_font()
-        if jp:
-            plt.rcParams["font.family"] = [jp, "DejaVu Sans"]
+        use_japanese_font(plt)
         fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
         for label, samples, rr in runs:
             a.plot([t / 60 for t, _ in rr], [v / 1000 for _, v in rr], "-", label=label)
