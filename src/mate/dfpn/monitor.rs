@@ -32,6 +32,9 @@ const PROFILE_PLIES: usize = 1024;
 /// and cleared after each line.
 struct Profile {
     fresh: u64,
+    /// Children searched, and those of them that came back with the numbers they had.
+    calls: u64,
+    stuck: u64,
     by_ply: [u32; PROFILE_PLIES],
     since: u64,
     since_time: Instant,
@@ -41,6 +44,8 @@ impl Profile {
     fn new(start: Instant) -> Profile {
         Profile {
             fresh: 0,
+            calls: 0,
+            stuck: 0,
             by_ply: [0; PROFILE_PLIES],
             since: 0,
             since_time: start,
@@ -67,15 +72,20 @@ impl Profile {
         let max = self.by_ply.iter().rposition(|&n| n != 0).unwrap_or(0);
         let s = format!(
             "search profile: {total} nodes in {secs:.1} s ({:.0} nodes/s), {} of them new \
-             positions ({:.2}%); plies p10 {} p50 {} p90 {} max {max}; hashfull {hashfull}",
+             positions ({:.2}%); {} of {} children searched came back unchanged; plies p10 {} \
+             p50 {} p90 {} max {max}; hashfull {hashfull}",
             total as f64 / secs.max(1e-9),
             self.fresh,
             100.0 * self.fresh as f64 / total.max(1) as f64,
+            self.stuck,
+            self.calls,
             self.ply_quantile(total, 0.1),
             self.ply_quantile(total, 0.5),
             self.ply_quantile(total, 0.9),
         );
         self.fresh = 0;
+        self.calls = 0;
+        self.stuck = 0;
         self.by_ply = [0; PROFILE_PLIES];
         self.since = nodes;
         self.since_time = Instant::now();
@@ -201,6 +211,14 @@ impl<'a> Monitor<'a> {
             }
         }
         self.halted()
+    }
+
+    /// Counts a child searched by `mid_loop`; `unchanged`: it came back with the numbers it
+    /// had (see `Profile`).
+    #[inline(always)]
+    pub(super) fn count_call(&mut self, unchanged: bool) {
+        self.profile.calls += 1;
+        self.profile.stuck += unchanged as u64;
     }
 
     /// The node count at which the current round gives up (`u64::MAX`: none).
@@ -329,12 +347,18 @@ mod tests {
         p.by_ply[20] = 80;
         p.by_ply[60] = 10;
         p.fresh = 25;
+        p.calls = 90;
+        p.stuck = 2;
         let line = p.line(100, 844);
         assert!(line.contains("100 nodes"), "{line}");
         assert!(line.contains("25 of them new positions (25.00%)"), "{line}");
+        assert!(
+            line.contains("2 of 90 children searched came back unchanged"),
+            "{line}"
+        );
         assert!(line.contains("p10 3 p50 20 p90 20 max 60"), "{line}");
         assert!(line.contains("hashfull 844"), "{line}");
-        assert_eq!(p.fresh, 0);
+        assert_eq!((p.fresh, p.calls, p.stuck), (0, 0, 0));
         assert!(p.by_ply.iter().all(|&n| n == 0));
         let line = p.line(150, 844);
         assert!(line.contains("50 nodes"), "{line}");
