@@ -3,7 +3,12 @@
 //!
 //! - Initial numbers (df-pn+): a fresh AND child of an OR node starts with pn = its number of
 //!   evasions, drops onto one square counted once (each needs its own proof), found while testing
-//!   the check for mate-in-1; a fresh OR child starts at (1, 1).
+//!   the check for mate-in-1; a fresh OR child starts at (1, 1). Estimating the OR child from
+//!   the defender's answer instead (KomoringHeights' df-pn+ terms: a capture, or an answer on a
+//!   square the defender guards at least as well as the attacker attacks it, pn 2 and dn 1; one
+//!   the attacker attacks more, dn 2; a king move (1, 1)) did not pay: first proofs within 1 M
+//!   nodes, the first 118 rows of famous.tsv (2026-11-26): 116 solved with it, 115 without, 1.011 times
+//!   the nodes where both solved (median ratio 0.999).
 //! - At the length limit (shortest-mate rounds): when the limit leaves the attacker no move
 //!   after a check, each check's defender node is settled while the attacker's node is
 //!   expanded: mated now (proven), or "no mate within 1 ply" (a disproof for the child's hand
