@@ -130,7 +130,8 @@ impl Search<'_> {
             let slot = &mut self.children[base + best];
             // A child that comes back with the numbers it was called with made no progress:
             // df-pn returns from a node only once its numbers pass a threshold they were
-            // below, so this counts searches going round without moving (see `Profile`).
+            // below, so apart from the unwinding of a stop or a round's budget this counts
+            // searches going round without moving (see `Profile`).
             self.monitor
                 .count_call(slot.v.pn == r.v.pn && slot.v.dn == r.v.dn);
             slot.v = r.v;
