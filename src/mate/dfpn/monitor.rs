@@ -35,7 +35,8 @@ struct Profile {
     /// Children searched, and those of them that came back with the numbers they had.
     calls: u64,
     stuck: u64,
-    by_ply: [u32; PROFILE_PLIES],
+    /// u64: a helper thread never logs, so its counts are never cleared.
+    by_ply: [u64; PROFILE_PLIES],
     since: u64,
     since_time: Instant,
 }
@@ -57,7 +58,7 @@ impl Profile {
         let want = (total as f64 * q).ceil() as u64;
         let mut seen = 0u64;
         for (ply, &n) in self.by_ply.iter().enumerate() {
-            seen += n as u64;
+            seen += n;
             if seen >= want.max(1) {
                 return ply;
             }
