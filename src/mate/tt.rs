@@ -367,8 +367,16 @@ impl Table {
         self.size_mb
     }
 
-    pub fn clear(&mut self) {
-        self.clusters.zero();
+    /// Empties the table; a resident table stays resident, zeroed by `threads` threads.
+    pub fn clear(&mut self, threads: usize) {
+        self.clusters.zero(threads);
+    }
+
+    /// Touches every page of the table now, with `threads` threads (see
+    /// `HugeBuf::make_resident`): for the moment a GUI waits for anyway (`isready`), so that
+    /// the search does not pay the page faults.
+    pub fn make_resident(&mut self, threads: usize) {
+        self.clusters.make_resident(threads);
     }
 
     /// The cluster of `key`: `key / 2^64` scaled to the number of clusters (Lemire's
