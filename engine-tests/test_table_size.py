@@ -14,6 +14,7 @@ import pytest
 
 from conftest import problems_dir, verify_mate_line
 from tsumugi_tools.problems import read_set
+from usi_helpers import MATE3
 
 # 図巧 No. 45 (famous.tsv's `zuko045`, 43 plies): about 200 000 nodes, a few seconds at 1 MB as
 # at 256 MB, with the shortest length proven at both sizes.
@@ -61,3 +62,41 @@ def test_long_problem_with_a_1_mb_table_answers_a_mate_of_the_known_length(engin
     full = [b for b in before if "is full of proven results" in b]
     assert len(full) == 1, before
     assert full[0].startswith("info string the table (1 MB) is full of proven results"), full
+
+
+def resident_mb(pid: int) -> float | None:
+    """VmRSS of a process in MB, or None where /proc does not say (not Linux)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def test_isready_makes_the_table_resident_and_usinewgame_keeps_it(engine):
+    """`isready` touches every page of the table (so that the search does not pay the page
+    faults), `usinewgame` clears it without giving the pages back, and the engine answers as
+    before. 64 MB: large beside the process's other memory (about 25 MB with one thread)."""
+    if resident_mb(engine.proc.pid) is None:
+        pytest.skip("no /proc/<pid>/status here: the resident size cannot be read")
+    engine.send("usi")
+    engine.wait_for("usiok", 10)
+    engine.send("setoption name USI_Hash value 64")
+    engine.send("setoption name Threads value 2")
+    before = resident_mb(engine.proc.pid)
+    assert before is not None and before < 64, before
+    engine.send("isready")
+    engine.wait_for("readyok", 30)
+    after = resident_mb(engine.proc.pid)
+    assert after is not None and after >= before + 64, (before, after)
+    engine.send("usinewgame")
+    engine.send(f"position sfen {MATE3}")
+    engine.send("go mate 10000")
+    line, _ = engine.wait_for("checkmate", 30)
+    ok, why = verify_mate_line(MATE3, line.split()[1:])
+    assert ok and len(line.split()) == 4, (line, why)
+    cleared = resident_mb(engine.proc.pid)
+    assert cleared is not None and cleared >= before + 64, (before, after, cleared)

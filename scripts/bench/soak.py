@@ -170,7 +170,7 @@ def main() -> int:
               file=sys.stderr, flush=True)
 
     try:
-        # A table of gigabytes is mapped at `isready`; only its touched pages become resident.
+        # A table of gigabytes is allocated and made resident at `isready`: give it time.
         eng.usi_handshake(60.0, [("USI_Hash", args.hash_mb), ("Threads", args.threads)],
                           ready_timeout=300.0)
         idle = proc_memory(pid)
@@ -265,7 +265,7 @@ def main() -> int:
     w()
     if idle is not None:
         w(f"- After `isready`, before `go mate`: RSS {mb(idle['rss_mb'])} MB "
-          f"(the table is mapped, not yet touched)")
+          f"(the table is allocated and made resident there)")
     # The peak: VmHWM after the answer, else the last one sampled (the engine died).
     peak = final["hwm_mb"] if final is not None else None
     peak_when = "after the answer"

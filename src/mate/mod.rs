@@ -174,8 +174,21 @@ impl Solver {
     /// Empties the table (and the searches' remembered repetition failures).
     pub fn clear(&mut self) {
         self.last = None;
-        self.tt.clear();
+        self.tt.clear(self.threads);
         self.forget_repetitions();
+    }
+
+    /// Touches every page of the table now (with the search's threads), so that the next
+    /// search does not pay the page faults; the table stays resident until it is resized or
+    /// dropped.
+    pub fn make_resident(&mut self) {
+        let t = std::time::Instant::now();
+        self.tt.make_resident(self.threads);
+        log::info!(
+            "table of {} MB made resident in {:.1} s",
+            self.tt.size_mb(),
+            t.elapsed().as_secs_f64()
+        );
     }
 
     /// Every search buffer forgets its repetition failures, which were found with the table's

@@ -2,14 +2,16 @@
 //! included) with the attacker's hand stored in each entry, so that one entry answers for every
 //! dominating or dominated hand (Nagai 2002; KomoringHeights' `regular_table`).
 //!
-//! Layout: clusters of 8 entries, 256 bytes, aligned to 128 (two pairs of cache lines, both
-//! prefetched). Every hand of one board shares its cluster, and a board whose king shuffles
+//! Layout: clusters of 8 entries, 256 bytes, aligned to 128: the eight keys in the first cache
+//! line, the eight bodies in the other three (see `Cluster`); only the key line is prefetched.
+//! Every hand of one board shares its cluster, and a board whose king shuffles
 //! while pieces are dropped and taken back has many: with 4 entries, the short proof of one hand
 //! was evicted by another hand's, leaving a longer proof borrowed from a smaller hand whose moves
 //! led back onto the reading path. The first minimax reading of 世界大戦 (395 plies) then failed
 //! (208,755 positions read, 1,249 re-proven) and a 141-ply walk was shown under a bound of 601;
 //! with 8 entries it reads at once (429 plies). First proofs within 1 M nodes, famous.tsv: 191
-//! solved either way (86 and 88 at the set's length), at the same speed. An entry (32 bytes):
+//! solved either way (86 and 88 at the set's length), at the same speed. An entry (32 bytes: the
+//! key in the key line, the rest in the body):
 //!
 //! | field   | bytes | meaning                                                          |
 //! |---------|-------|------------------------------------------------------------------|
@@ -63,14 +65,13 @@ impl Entry {
     }
 }
 
-/// One slot of the table: an `Entry` in four words. The words are atomics so that search
-/// threads can share the table without `unsafe`: with one thread, relaxed loads and stores
-/// compile to plain moves; with several, every access to a cluster holds its lock (see
+/// The body of one slot (everything but its key) in three words. The words are atomics so that
+/// search threads can share the table without `unsafe`: with one thread, relaxed loads and
+/// stores compile to plain moves; with several, every access to a cluster holds its lock (see
 /// `Table::lock`), so an entry is never read half-written.
 #[derive(Default)]
 #[repr(C)]
-struct Slot {
-    key: AtomicU64,
+struct Body {
     /// parent (low 32 bits), amount (high 32).
     meta: AtomicU64,
     /// pn (low 32), dn (high 32).
@@ -79,16 +80,24 @@ struct Slot {
     rest: AtomicU64,
 }
 
-impl Slot {
+/// One slot of a cluster: its key word and its body, which live in different cache lines (see
+/// `Cluster`).
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    k: &'a AtomicU64,
+    b: &'a Body,
+}
+
+impl Slot<'_> {
     #[inline(always)]
     fn key(&self) -> u64 {
-        self.key.load(Relaxed)
+        self.k.load(Relaxed)
     }
 
     #[inline(always)]
     fn value(&self) -> Value {
-        let n = self.nums.load(Relaxed);
-        let r = self.rest.load(Relaxed);
+        let n = self.b.nums.load(Relaxed);
+        let r = self.b.rest.load(Relaxed);
         Value {
             pn: n as u32,
             dn: (n >> 32) as u32,
@@ -100,12 +109,12 @@ impl Slot {
 
     #[inline(always)]
     fn parent(&self) -> u32 {
-        self.meta.load(Relaxed) as u32
+        self.b.meta.load(Relaxed) as u32
     }
 
     #[inline(always)]
     fn amount(&self) -> u32 {
-        (self.meta.load(Relaxed) >> 32) as u32
+        (self.b.meta.load(Relaxed) >> 32) as u32
     }
 
     #[inline(always)]
@@ -120,12 +129,15 @@ impl Slot {
 
     #[inline(always)]
     fn set(&self, e: &Entry) {
-        self.key.store(e.key, Relaxed);
-        self.meta
+        self.k.store(e.key, Relaxed);
+        self.b
+            .meta
             .store(e.parent as u64 | (e.amount as u64) << 32, Relaxed);
         let v = &e.v;
-        self.nums.store(v.pn as u64 | (v.dn as u64) << 32, Relaxed);
-        self.rest.store(
+        self.b
+            .nums
+            .store(v.pn as u64 | (v.dn as u64) << 32, Relaxed);
+        self.b.rest.store(
             v.hand.0 as u64 | (v.len as u64) << 32 | (v.best.0 as u64) << 48,
             Relaxed,
         );
@@ -134,7 +146,7 @@ impl Slot {
     /// A shorter proof or longer disproof for the same key and hand: new length and move.
     #[inline(always)]
     fn set_len(&self, v: &Value, len: u16, best: Move) {
-        self.rest.store(
+        self.b.rest.store(
             v.hand.0 as u64 | (len as u64) << 32 | (best.0 as u64) << 48,
             Relaxed,
         );
@@ -147,17 +159,40 @@ impl Slot {
 
 const WAYS: usize = 8;
 
+/// Eight slots in four cache lines: the eight keys first, in one line, then the eight bodies.
+/// Most lookups miss (a long search spends two thirds of its nodes on positions new to the
+/// table, see `Profile`), and a miss reads the key line only; with whole entries side by side
+/// it read all four lines.
 #[derive(Default)]
 #[repr(C, align(128))]
 struct Cluster {
-    e: [Slot; WAYS],
+    keys: [AtomicU64; WAYS],
+    bodies: [Body; WAYS],
+}
+
+impl Cluster {
+    #[inline(always)]
+    fn slot(&self, i: usize) -> Slot<'_> {
+        Slot {
+            k: &self.keys[i],
+            b: &self.bodies[i],
+        }
+    }
+
+    #[inline(always)]
+    fn slots(&self) -> impl Iterator<Item = Slot<'_>> {
+        self.keys
+            .iter()
+            .zip(&self.bodies)
+            .map(|(k, b)| Slot { k, b })
+    }
 }
 
 // SAFETY: a cluster is atomic integers with no drop glue; all zero bytes are eight empty
 // entries (its default).
 unsafe impl Zeroable for Cluster {}
 
-const _: () = assert!(std::mem::size_of::<Slot>() == 32);
+const _: () = assert!(std::mem::size_of::<Body>() == 24);
 const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
 
 /// Cluster locks for shared use (stripes: cluster index modulo their number).
@@ -332,8 +367,16 @@ impl Table {
         self.size_mb
     }
 
-    pub fn clear(&mut self) {
-        self.clusters.zero();
+    /// Empties the table; a resident table stays resident, zeroed by `threads` threads.
+    pub fn clear(&mut self, threads: usize) {
+        self.clusters.zero(threads);
+    }
+
+    /// Touches every page of the table now, with `threads` threads (see
+    /// `HugeBuf::make_resident`): for the moment a GUI waits for anyway (`isready`), so that
+    /// the search does not pay the page faults.
+    pub fn make_resident(&mut self, threads: usize) {
+        self.clusters.make_resident(threads);
     }
 
     /// The cluster of `key`: `key / 2^64` scaled to the number of clusters (Lemire's
@@ -347,20 +390,17 @@ impl Table {
         ((key as u128 * self.clusters.len() as u128) >> 64) as usize
     }
 
-    /// Asks the CPU to start loading the cluster of `key` (a hint; no effect on results).
+    /// Asks the CPU to start loading the key line of `key`'s cluster (a hint; no effect on
+    /// results). The key line alone: most lookups miss and read nothing else, and a hit's body
+    /// is read from the line the hardware brings beside it or on demand.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let c = &self.clusters[self.cluster_index(key)];
-            let lo = c.e.as_ptr() as *const i8;
-            let hi = c.e[WAYS / 2..].as_ptr() as *const i8;
-            // SAFETY: both pointers point into our own live allocation; prefetch never faults
+            let keys = self.clusters[self.cluster_index(key)].keys.as_ptr() as *const i8;
+            // SAFETY: the pointer points into our own live allocation; prefetch never faults
             // and has no effect on memory contents.
-            unsafe {
-                core::arch::x86_64::_mm_prefetch(lo, core::arch::x86_64::_MM_HINT_T0);
-                core::arch::x86_64::_mm_prefetch(hi, core::arch::x86_64::_MM_HINT_T0);
-            }
+            unsafe { core::arch::x86_64::_mm_prefetch(keys, core::arch::x86_64::_MM_HINT_T0) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -380,8 +420,8 @@ impl Table {
             parent: None,
             found: false,
         };
-        let mut proof: Option<(Value, &Slot)> = None;
-        for e in &c.e {
+        let mut proof: Option<(Value, Slot)> = None;
+        for e in c.slots() {
             if e.key() != key {
                 continue;
             }
@@ -455,7 +495,7 @@ impl Table {
         // solved one (a bound too short for the current length limit) takes a slot of its own.
         let kind = |pn: u32, dn: u32| (pn == 0) as u8 | (((dn == 0) as u8) << 1);
         let new_kind = kind(pn, dn);
-        for slot in &c.e {
+        for slot in c.slots() {
             if slot.key() != key {
                 continue;
             }
@@ -495,7 +535,7 @@ impl Table {
             // of at most its length; unsolved ones only if it holds at any length); reuse such a
             // slot. A proof and a shorter disproof never make each other redundant.
             let unsolved = |e: &Value| e.pn != 0 && e.dn != 0;
-            for slot in &c.e {
+            for slot in c.slots() {
                 if slot.key() != key {
                     continue;
                 }
@@ -520,14 +560,15 @@ impl Table {
         // made df-pn lose its numbers and thrash: a famous problem went from 24 s to unsolved
         // in 60 s).
         let new_class = new.class();
+        // An empty slot is found in the key line alone; the bodies are read only when the
+        // cluster is full.
+        if let Some(i) = c.keys.iter().position(|k| k.load(Relaxed) == 0) {
+            c.slot(i).set(&new);
+            return;
+        }
         let mut victim = 0;
         let mut best_score = u64::MAX;
-        for (i, slot) in c.e.iter().enumerate() {
-            if slot.key() == 0 {
-                victim = i;
-                best_score = 0;
-                break;
-            }
+        for (i, slot) in c.slots().enumerate() {
             let e = slot.load();
             let score = ((e.class() as u64) << 40) | e.amount as u64;
             if score < best_score {
@@ -538,7 +579,7 @@ impl Table {
         if new_class == 1 && (best_score >> 40) as u8 > new_class {
             return;
         }
-        c.e[victim].set(&new);
+        c.slot(victim).set(&new);
     }
 
     /// Occupancy in permille, from the first 1000 clusters.
@@ -546,7 +587,7 @@ impl Table {
         let n = self.clusters.len().min(1000);
         let used: usize = self.clusters[..n]
             .iter()
-            .map(|c| c.e.iter().filter(|e| e.key() != 0).count())
+            .map(|c| c.keys.iter().filter(|k| k.load(Relaxed) != 0).count())
             .sum();
         (used * 1000 / (n * WAYS)) as u32
     }
@@ -576,7 +617,7 @@ impl Table {
         let mut high: Vec<u32> = Vec::new();
         for (idx, c) in self.clusters[..n].iter().enumerate() {
             let _guard = self.lock(idx);
-            for e in c.e.iter().map(Slot::load) {
+            for e in c.slots().map(|s| s.load()) {
                 if e.key != 0 {
                     if e.class() < 2 {
                         low.push(e.amount);
@@ -611,7 +652,7 @@ impl Table {
         let mut report = GcReport::default();
         for (idx, c) in self.clusters.iter().enumerate() {
             let _guard = self.lock(idx);
-            for slot in &c.e {
+            for slot in c.slots() {
                 let e = slot.load();
                 if e.key == 0 {
                     continue;

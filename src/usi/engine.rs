@@ -267,9 +267,13 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             let mut b = self.shared.backend.lock();
             let note = search_thread::prepare_table(&mut *b, mb);
             let got = b.allocated_mb();
+            b.set_threads(self.options.threads as usize);
             if std::mem::take(&mut self.clear_pending) {
                 b.clear();
             }
+            // Page faults belong here, where the GUI waits, not in the search's time: the
+            // table is touched once now, and stays resident until it is resized.
+            b.make_resident();
             drop(b);
             if got < mb {
                 // Less could be allocated than asked: keep it until USI_Hash changes, rather

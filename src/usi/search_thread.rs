@@ -27,6 +27,8 @@ pub trait Backend: Send + 'static {
     fn clear(&mut self);
     /// Search threads from the next search on (see `mate::Solver::set_threads`).
     fn set_threads(&mut self, _threads: usize) {}
+    /// Touches every page of the table now (see `mate::Solver::make_resident`).
+    fn make_resident(&mut self) {}
     /// Size of the allocated table in MB (0 if none).
     fn allocated_mb(&self) -> usize;
     /// Table occupancy in permille (0 without a table).
@@ -69,6 +71,12 @@ impl Backend for LazySolver {
             if s.threads() != threads {
                 s.set_threads(threads);
             }
+        }
+    }
+
+    fn make_resident(&mut self) {
+        if let Some(s) = &mut self.0 {
+            s.make_resident();
         }
     }
 

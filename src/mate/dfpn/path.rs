@@ -100,7 +100,7 @@ impl PathBuffers {
     /// survive depends on what was recorded before). Without it the filter would fill up over
     /// a run of many problems. Zeroing 16 MB takes about a millisecond.
     pub(super) fn forget(&mut self) {
-        self.rep_table.zero();
+        self.rep_table.zero(1);
         self.rep_filter.fill(0);
     }
 
