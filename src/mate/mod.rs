@@ -182,7 +182,8 @@ impl Solver {
     /// search does not pay the page faults; the table stays resident until it is resized or
     /// dropped.
     pub fn make_resident(&mut self) {
-        let t = std::time::Instant::now();
+        // `clock::Instant`: `std::time::Instant::now` panics in the browser (wasm32).
+        let t = clock::Instant::now();
         self.tt.make_resident(self.threads);
         log::info!(
             "table of {} MB made resident in {:.1} s",
