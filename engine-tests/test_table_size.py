@@ -13,6 +13,7 @@ import re
 import pytest
 
 from conftest import problems_dir, verify_mate_line
+from tsumugi_tools.machine import proc_status_kb
 from tsumugi_tools.problems import read_set
 from usi_helpers import MATE3
 
@@ -66,14 +67,8 @@ def test_long_problem_with_a_1_mb_table_answers_a_mate_of_the_known_length(engin
 
 def resident_mb(pid: int) -> float | None:
     """VmRSS of a process in MB, or None where /proc does not say (not Linux)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
+    kb = proc_status_kb(pid).get("VmRSS")
+    return None if kb is None else kb / 1024
 
 
 def test_isready_makes_the_table_resident_and_usinewgame_keeps_it(engine):

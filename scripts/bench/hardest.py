@@ -61,7 +61,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
-from tsumugi_tools.machine import cpu_model  # noqa: E402
+from tsumugi_tools.machine import cpu_model, proc_status_kb  # noqa: E402
 from tsumugi_tools.plotting import use_japanese_font  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineError, start_engine  # noqa: E402
@@ -298,17 +298,6 @@ def judge_answer(sfen: str, words: list[str]) -> dict:
 # -- running the engines ---------------------------------------------------------------------
 
 
-def read_status_kb(pid: int, key: str) -> int | None:
-    """A `key:  N kB` field of /proc/PID/status (None once the process is gone)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
 class PeakRss:
     """Samples VmHWM (the peak resident set) of a process every few seconds until stopped;
     the last sample before the process exits is its peak."""
@@ -321,7 +310,7 @@ class PeakRss:
         self._thread.start()
 
     def sample(self) -> None:
-        kb = read_status_kb(self.pid, "VmHWM")
+        kb = proc_status_kb(self.pid).get("VmHWM")
         if kb is not None:
             self.peak_kb = max(kb, self.peak_kb or 0)
 

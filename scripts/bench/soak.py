@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
-from tsumugi_tools.machine import cpu_model  # noqa: E402
+from tsumugi_tools.machine import cpu_model, proc_status_kb  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineDied, EngineError, EngineTimeout, UsiEngine  # noqa: E402
 
@@ -52,18 +52,9 @@ EXTRA_ANSWER_S = 1.0
 
 def proc_memory(pid: int) -> dict[str, float | None]:
     """The FIELDS of /proc/PID/status in MB (None for a field the kernel does not give, and
-    all None once the process is gone)."""
-    out: dict[str, float | None] = {col: None for _, col in FIELDS}
-    names = dict(FIELDS)
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as f:
-            for line in f:
-                key, _, rest = line.partition(":")
-                if key in names:
-                    out[names[key]] = int(rest.split()[0]) / 1024  # kB
-    except OSError:
-        pass  # exited: the caller notices by the process's status
-    return out
+    all None once the process is gone: the caller notices by the process's status)."""
+    kb = proc_status_kb(pid)
+    return {col: kb[key] / 1024 if key in kb else None for key, col in FIELDS}
 
 
 def git(*args: str) -> str:

@@ -113,7 +113,7 @@ impl<T: Zeroable> HugeBuf<T> {
                         let b = p.add(off);
                         std::ptr::write_volatile(b, std::ptr::read_volatile(b));
                     }
-                    off += 4096;
+                    off += 4096; // the smallest page of every target
                 }
             }
         });
@@ -291,9 +291,7 @@ mod sys {
         const MADV_POPULATE_WRITE: i32 = 23;
         // Ranges start at the buffer (a mapping, page-aligned) or 2 MB past it, as madvise
         // wants.
-        if ptr as usize % MIN_PAGE != 0 {
-            return false;
-        }
+        debug_assert_eq!(ptr as usize % MIN_PAGE, 0);
         // SAFETY: the caller's contract; populating only faults in pages of our mapping
         // without changing their contents.
         unsafe { madvise(ptr as *mut c_void, bytes, MADV_POPULATE_WRITE) == 0 }
