@@ -136,7 +136,7 @@ fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
     let kept: Vec<u32> = t
         .clusters
         .iter()
-        .flat_map(|c| c.slots().map(|s| s.load()))
+        .flat_map(|c| c.slots(0).map(|s| s.load()))
         .filter(|e| e.key != 0)
         .map(|e| e.amount)
         .collect();
@@ -252,4 +252,52 @@ fn shared_table_never_shows_a_half_written_entry() {
 /// An unsolved entry for `key` (empty hand) whose pn, dn and parent are all `tag`.
 fn put_tagged(t: &Table, key: u64, tag: u32) {
     t.store(key, Value::unsolved(tag, tag, Hand::EMPTY), tag, 1);
+}
+
+/// The lock bit shares the first key word of a shared table's cluster: an entry in that slot is
+/// found while the cluster is unlocked and after it is overwritten, the bit is clear whenever
+/// no access is under way, and it never makes an empty slot count as used. The side to move
+/// (key bit 0, which stored keys give up to the lock) still tells two boards apart.
+#[test]
+fn the_lock_bit_in_the_first_key_word_hides_nothing() {
+    for shared in [false, true] {
+        let mut t = Table::new(1);
+        t.set_shared(shared);
+        assert_eq!(t.hashfull(), 0);
+        // Both sides to move of one board: the same cluster (the index comes from the high
+        // bits), two entries.
+        let black = spread(77) & !1;
+        let white = black | 1;
+        put(&mut t, black, Hand::EMPTY, (0, INF, 5), 1);
+        put(&mut t, white, Hand::EMPTY, (INF, 0, NO_MATE), 1);
+        let idx = t.cluster_index(black);
+        assert_eq!(t.cluster_index(white), idx);
+        let unlocked = |t: &Table| {
+            t.clusters[idx]
+                .keys
+                .iter()
+                .all(|k| k.load(Relaxed) & LOCK_BIT == 0)
+        };
+        assert!(unlocked(&t), "left locked");
+        assert_eq!(
+            t.probe(black, Hand::EMPTY, u32::MAX).v.pn,
+            0,
+            "shared {shared}"
+        );
+        assert_eq!(
+            t.probe(white, Hand::EMPTY, u32::MAX).v.dn,
+            0,
+            "shared {shared}"
+        );
+        // Overwrite the entry in slot 0 (the lock's word) and find the new value.
+        put(&mut t, black, Hand::EMPTY, (0, INF, 3), 1);
+        assert_eq!(t.probe(black, Hand::EMPTY, u32::MAX).v.len, 3);
+        assert!(unlocked(&t), "left locked");
+        let used: usize = t
+            .clusters
+            .iter()
+            .map(|c| c.keys.iter().filter(|k| !Cluster::is_empty(k)).count())
+            .sum();
+        assert_eq!(used, 2);
+    }
 }
