@@ -82,13 +82,11 @@ struct Body {
 }
 
 /// One slot of a cluster: its key word and its body, which live in different cache lines (see
-/// `Cluster`). `held` is the lock bit its key word keeps while the cluster is locked: set for
-/// the first slot of a shared table's cluster (see `LOCK_BIT`), 0 otherwise.
+/// `Cluster`).
 #[derive(Clone, Copy)]
 struct Slot<'a> {
     k: &'a AtomicU64,
     b: &'a Body,
-    held: u64,
 }
 
 impl Slot<'_> {
@@ -132,7 +130,10 @@ impl Slot<'_> {
 
     #[inline(always)]
     fn set(&self, e: &Entry) {
-        self.k.store(e.key | self.held, Relaxed);
+        // The first key word keeps the lock bit of the cluster while it is held (see
+        // `LOCK_BIT`); only the holder writes, so the bit read here is its own.
+        self.k
+            .store(e.key | (self.k.load(Relaxed) & LOCK_BIT), Relaxed);
         self.b
             .meta
             .store(e.parent as u64 | (e.amount as u64) << 32, Relaxed);
@@ -174,19 +175,20 @@ struct Cluster {
 }
 
 impl Cluster {
-    /// Slot `i`; `held`: the lock bit the first key word keeps (see `Slot`).
     #[inline(always)]
-    fn slot(&self, i: usize, held: u64) -> Slot<'_> {
+    fn slot(&self, i: usize) -> Slot<'_> {
         Slot {
             k: &self.keys[i],
             b: &self.bodies[i],
-            held: if i == 0 { held } else { 0 },
         }
     }
 
     #[inline(always)]
-    fn slots(&self, held: u64) -> impl Iterator<Item = Slot<'_>> {
-        (0..WAYS).map(move |i| self.slot(i, held))
+    fn slots(&self) -> impl Iterator<Item = Slot<'_>> {
+        self.keys
+            .iter()
+            .zip(&self.bodies)
+            .map(|(k, b)| Slot { k, b })
     }
 
     /// Whether key word `k` of this cluster holds no entry (the lock bit aside).
@@ -201,8 +203,9 @@ impl Cluster {
 /// probe reads anyway, already prefetched. It used to be a separate array of 65,536 lock
 /// stripes (64 KB) that both threads wrote at random: nearly every acquisition then took a
 /// line the other core had just written, and a locked instruction waits for it. 乱 at
-/// `Threads 2`, 8 GB, first 60 s, two runs each: 37.1 and 40.3 M nodes with the stripes,
-/// 45.9 and 46.0 M with no lock at all (a measurement only: unsafe for answers).
+/// `Threads 2`, 8 GB, nodes in the first 60 s, alternating, two runs each: 36.2 and 39.4 M
+/// with the stripes, 43.5 and 46.1 M with this bit, 46.0 and 45.9 M with no lock at all (a
+/// measurement build, unsafe for answers).
 const LOCK_BIT: u64 = 1;
 
 /// The form a key is stored and compared in: bit 0 (the side to move) folded into the other
@@ -339,7 +342,8 @@ impl Table {
     }
 
     /// Takes the lock of cluster `c` if the table is shared (see `LOCK_BIT`): a spin lock held
-    /// for one probe or store (a few dozen instructions), so spinning is cheaper than parking. After `SPINS_BEFORE_YIELD` rounds the waiter yields its core: with more
+    /// for one probe or store (a few dozen instructions), so spinning is cheaper than parking.
+    /// After `SPINS_BEFORE_YIELD` rounds the waiter yields its core: with more
     /// threads than cores (`Threads` 8 on this 2-core machine) the holder may have been
     /// preempted, and spinning would burn the rest of the waiter's time slice while the holder
     /// cannot run.
@@ -355,17 +359,7 @@ impl Table {
         Guard(Some(w))
     }
 
-    /// The bit the first key word of a locked cluster keeps (see `Slot`).
-    #[inline(always)]
-    fn held(&self) -> u64 {
-        if self.shared {
-            LOCK_BIT
-        } else {
-            0
-        }
-    }
-
-    /// The contended path of `lock`: spin (then yield) until `l` is taken, counting the wait.
+    /// The contended path of `lock`: spin (then yield) until `w`'s lock bit is taken, counting the wait.
     #[cold]
     #[inline(never)]
     fn lock_slow(&self, w: &AtomicU64) {
@@ -446,7 +440,6 @@ impl Table {
     pub fn probe(&self, key: u64, hand: Hand, remaining: u32) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
         let key = stored_key(key);
-        let held = self.held();
         let _guard = self.lock(c);
         let mut r = Probe {
             v: Value::unsolved(1, 1, hand),
@@ -454,7 +447,7 @@ impl Table {
             found: false,
         };
         let mut proof: Option<(Value, Slot)> = None;
-        for e in c.slots(held) {
+        for e in c.slots() {
             if e.key() != key {
                 continue;
             }
@@ -508,7 +501,6 @@ impl Table {
     pub fn store(&self, key: u64, v: Value, parent: u32, amount: u32) {
         let c = &self.clusters[self.cluster_index(key)];
         let key = stored_key(key);
-        let held = self.held();
         let _guard = self.lock(c);
         let new = Entry {
             key,
@@ -529,7 +521,7 @@ impl Table {
         // solved one (a bound too short for the current length limit) takes a slot of its own.
         let kind = |pn: u32, dn: u32| (pn == 0) as u8 | (((dn == 0) as u8) << 1);
         let new_kind = kind(pn, dn);
-        for slot in c.slots(held) {
+        for slot in c.slots() {
             if slot.key() != key {
                 continue;
             }
@@ -569,7 +561,7 @@ impl Table {
             // of at most its length; unsolved ones only if it holds at any length); reuse such a
             // slot. A proof and a shorter disproof never make each other redundant.
             let unsolved = |e: &Value| e.pn != 0 && e.dn != 0;
-            for slot in c.slots(held) {
+            for slot in c.slots() {
                 if slot.key() != key {
                     continue;
                 }
@@ -597,12 +589,12 @@ impl Table {
         // An empty slot is found in the key line alone; the bodies are read only when the
         // cluster is full.
         if let Some(i) = c.keys.iter().position(Cluster::is_empty) {
-            c.slot(i, held).set(&new);
+            c.slot(i).set(&new);
             return;
         }
         let mut victim = 0;
         let mut best_score = u64::MAX;
-        for (i, slot) in c.slots(held).enumerate() {
+        for (i, slot) in c.slots().enumerate() {
             let e = slot.load();
             let score = ((e.class() as u64) << 40) | e.amount as u64;
             if score < best_score {
@@ -613,7 +605,7 @@ impl Table {
         if new_class == 1 && (best_score >> 40) as u8 > new_class {
             return;
         }
-        c.slot(victim, held).set(&new);
+        c.slot(victim).set(&new);
     }
 
     /// Occupancy in permille, from the first 1000 clusters.
@@ -649,10 +641,9 @@ impl Table {
         let n = self.clusters.len().min(4096);
         let mut low: Vec<u32> = Vec::new();
         let mut high: Vec<u32> = Vec::new();
-        let held = self.held();
         for c in &self.clusters[..n] {
             let _guard = self.lock(c);
-            for e in c.slots(held).map(|s| s.load()) {
+            for e in c.slots().map(|s| s.load()) {
                 if e.key != 0 {
                     if e.class() < 2 {
                         low.push(e.amount);
@@ -687,7 +678,7 @@ impl Table {
         let mut report = GcReport::default();
         for c in self.clusters.iter() {
             let _guard = self.lock(c);
-            for slot in c.slots(held) {
+            for slot in c.slots() {
                 let e = slot.load();
                 if e.key == 0 {
                     continue;

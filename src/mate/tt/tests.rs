@@ -136,7 +136,7 @@ fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
     let kept: Vec<u32> = t
         .clusters
         .iter()
-        .flat_map(|c| c.slots(0).map(|s| s.load()))
+        .flat_map(|c| c.slots().map(|s| s.load()))
         .filter(|e| e.key != 0)
         .map(|e| e.amount)
         .collect();
