@@ -301,3 +301,120 @@ fn the_lock_bit_in_the_first_key_word_hides_nothing() {
         assert_eq!(used, 2);
     }
 }
+
+/// The `n`th (below 21) of the hands of two pieces of different kinds: distinct hands of one
+/// board, none superior to another, so that a lookup finds each by its own entry alone.
+fn pair_hand(n: usize) -> Hand {
+    use PieceKind::*;
+    let kinds = [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook];
+    let pairs = (0..7).flat_map(|a| (a + 1..7).map(move |b| (a, b)));
+    let (a, b) = pairs.clone().nth(n).expect("21 pairs");
+    hand(&[kinds[a], kinds[b]])
+}
+
+/// A board with more hands than a cluster has slots keeps all of them: once it fills its
+/// cluster with `SPILL_AT` or more entries, the next ones go to the buddy, and lookups read
+/// both. With eight slots and no buddy the ninth hand evicted one of the first eight.
+#[test]
+fn a_crowded_board_spills_into_its_buddy_and_keeps_every_hand() {
+    for shared in [false, true] {
+        let mut t = Table::new(1);
+        t.set_shared(shared);
+        let key = spread(99) & !1;
+        let h = t.cluster_index(key);
+        for n in 0..2 * WAYS {
+            put(
+                &mut t,
+                key,
+                pair_hand(n),
+                (n as u32 + 2, n as u32 + 3, 0),
+                1,
+            );
+        }
+        for n in 0..2 * WAYS {
+            let p = t.probe(key, pair_hand(n), u32::MAX);
+            assert!(p.found, "hand {n} lost (shared {shared})");
+            assert_eq!((p.v.pn, p.v.dn), (n as u32 + 2, n as u32 + 3));
+        }
+        assert!(t.clusters[h].spilled());
+        let in_buddy = t.clusters[t.buddy(h)]
+            .slots()
+            .filter(|s| s.key() == stored_key(key))
+            .count();
+        assert_eq!(in_buddy, WAYS);
+        // A board with one entry in the full, spilled cluster takes a slot there, not the
+        // buddy's, and is found.
+        let other = key ^ 0x100;
+        assert_eq!(t.cluster_index(other), h);
+        put(&mut t, other, Hand::EMPTY, (7, 7, 0), 1);
+        assert!(t.probe(other, Hand::EMPTY, u32::MAX).found);
+        assert!(t.clusters[h].slots().any(|s| s.key() == stored_key(other)));
+    }
+}
+
+/// A collection sets each spill flag again from what it leaves: cleared when the buddy keeps
+/// nothing of the cluster's boards, kept (and the spilled entries found) when it does.
+#[test]
+fn gc_sets_the_spill_flags_from_what_is_left() {
+    for spilled_are_expensive in [false, true] {
+        let mut t = Table::new(1);
+        let key = spread(99) & !1;
+        let h = t.cluster_index(key);
+        // The first WAYS hands fill the cluster, the next WAYS go to the buddy.
+        for n in 0..2 * WAYS {
+            let home = n < WAYS;
+            let amount = if home != spilled_are_expensive {
+                1000
+            } else {
+                1
+            };
+            put(&mut t, key, pair_hand(n), (5, 5, 0), amount);
+        }
+        // Other boards, so that the collection's median effort (500) falls between.
+        for k in 0..20u64 {
+            put(&mut t, spread(1000 + k), Hand::EMPTY, (5, 5, 0), 500);
+        }
+        assert!(t.clusters[h].spilled());
+        t.gc();
+        assert_eq!(t.clusters[h].spilled(), spilled_are_expensive);
+        for n in 0..2 * WAYS {
+            let kept = (n < WAYS) != spilled_are_expensive;
+            assert_eq!(
+                t.probe(key, pair_hand(n), u32::MAX).found,
+                kept,
+                "hand {n}, spilled entries expensive: {spilled_are_expensive}"
+            );
+        }
+    }
+}
+
+/// Threads storing and probing many hands of one board, so that it spills and every access
+/// takes both clusters' locks, never see a half-written entry.
+#[test]
+fn a_spilled_board_shared_by_threads_never_shows_a_half_written_entry() {
+    let mut t = Table::new(1);
+    t.set_shared(true);
+    let t = &t;
+    let key = spread(99) & !1;
+    std::thread::scope(|s| {
+        for w in 0..4u64 {
+            s.spawn(move || {
+                let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (w + 1);
+                for _ in 0..100_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let hand = pair_hand((x % 21) as usize);
+                    let tag = ((x >> 32) as u32 & 0xffff) | 1;
+                    t.store(key, Value::unsolved(tag, tag, hand), tag, 1);
+                    let p = t.probe(key, hand, u32::MAX);
+                    if p.found {
+                        assert_eq!(p.parent, Some(p.v.pn), "torn entry");
+                        assert_eq!(p.v.pn, p.v.dn, "torn entry");
+                    }
+                }
+            });
+        }
+    });
+    assert!(t.clusters[t.cluster_index(key)].spilled());
+}
