@@ -227,22 +227,31 @@ fn shared_table_never_shows_a_half_written_entry() {
     let mut t = Table::new(1);
     t.set_shared(true);
     let t = &t;
+    on_four_threads(200_000, |x| {
+        let key = (x % 16 + 1) << 20;
+        let tag = ((x >> 32) as u32 & 0xffff) | 1;
+        put_tagged(t, key, tag);
+        let p = t.probe(key, Hand::EMPTY, u32::MAX);
+        if p.found {
+            assert_eq!(p.parent, Some(p.v.pn), "torn entry");
+            assert_eq!(p.v.pn, p.v.dn, "torn entry");
+        }
+    });
+}
+
+/// Calls `f` `rounds` times on each of four threads at once, with a pseudo-random number
+/// (xorshift, seeded per thread) each time.
+fn on_four_threads(rounds: usize, f: impl Fn(u64) + Sync) {
+    let f = &f;
     std::thread::scope(|s| {
         for w in 0..4u64 {
             s.spawn(move || {
                 let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (w + 1);
-                for _ in 0..200_000 {
+                for _ in 0..rounds {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    let key = (x % 16 + 1) << 20;
-                    let tag = ((x >> 32) as u32 & 0xffff) | 1;
-                    put_tagged(t, key, tag);
-                    let p = t.probe(key, Hand::EMPTY, u32::MAX);
-                    if p.found {
-                        assert_eq!(p.parent, Some(p.v.pn), "torn entry");
-                        assert_eq!(p.v.pn, p.v.dn, "torn entry");
-                    }
+                    f(x);
                 }
             });
         }
@@ -396,24 +405,14 @@ fn a_spilled_board_shared_by_threads_never_shows_a_half_written_entry() {
     t.set_shared(true);
     let t = &t;
     let key = spread(99) & !1;
-    std::thread::scope(|s| {
-        for w in 0..4u64 {
-            s.spawn(move || {
-                let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (w + 1);
-                for _ in 0..100_000 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    let hand = pair_hand((x % 21) as usize);
-                    let tag = ((x >> 32) as u32 & 0xffff) | 1;
-                    t.store(key, Value::unsolved(tag, tag, hand), tag, 1);
-                    let p = t.probe(key, hand, u32::MAX);
-                    if p.found {
-                        assert_eq!(p.parent, Some(p.v.pn), "torn entry");
-                        assert_eq!(p.v.pn, p.v.dn, "torn entry");
-                    }
-                }
-            });
+    on_four_threads(100_000, |x| {
+        let hand = pair_hand((x % 21) as usize);
+        let tag = ((x >> 32) as u32 & 0xffff) | 1;
+        t.store(key, Value::unsolved(tag, tag, hand), tag, 1);
+        let p = t.probe(key, hand, u32::MAX);
+        if p.found {
+            assert_eq!(p.parent, Some(p.v.pn), "torn entry");
+            assert_eq!(p.v.pn, p.v.dn, "torn entry");
         }
     });
     assert!(t.clusters[t.cluster_index(key)].spilled());
