@@ -36,6 +36,10 @@ const PHRASES: &[&str] = &[
     "the br\u{69}ef",
     "br\u{69}ef §",
     "ticket",
+    // The names of the tools of the machine the project was built on, which a reader does
+    // not have: a measurement says what was run (alternating pairs, a profiler), not by what.
+    "f\u{61}rm-bench",
+    "f\u{61}rm-studio",
 ];
 
 fn is_word_char(c: char) -> bool {
@@ -156,6 +160,7 @@ fn the_word_check_catches_what_it_should_and_nothing_else() {
         "the br\u{69}ef's problem",
         "seed art\u{69}cle 003",
         "the s\u{65}ssion-15 runs",
+        "timed with `f\u{61}rm-bench -n 7`",
     ] {
         assert!(offence(&bad.to_lowercase()).is_some(), "missed: {bad}");
     }

@@ -38,9 +38,9 @@
 //!     that child's expansion settles every check in one node anyway (above). Measured with
 //!     and without this exclusion (two threads, 1024 MB, famous.tsv at 30 s a problem: 215 of
 //!     223 at or below the set's length either way), mate3-11 + extra1-9 at 3 s a problem
-//!     (one thread, `farm-bench` against the build without the test) took 1.045 of the time
-//!     with the test at every depth (median of 4 pairs) and 0.999 with this exclusion (2
-//!     pairs). `tsumugi bench`: 435,337 nodes → 422,628.
+//!     (one thread, in alternating pairs against the build without the test) took 1.045 of
+//!     the time with the test at every depth (median of 4 pairs) and 0.999 with this
+//!     exclusion (2 pairs). `tsumugi bench`: 435,337 nodes → 422,628.
 //! - Delayed expansion (KomoringHeights): the defender's drops onto one square, and the
 //!   attacker's promotion / non-promotion pair except a knight's (see `delays_non_promotion`),
 //!   are tried one at a time; the next becomes active only once the previous one is refuted in
