@@ -188,8 +188,9 @@ pub struct SearchOpts {
     /// strict count, every defence counted, beside it).
     #[arg(long, value_enum, value_name = "KIND", default_value = "shortest")]
     pub post_search: PostSearchArg,
-    /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5).
-    #[arg(long, value_name = "epsilon:<x>", value_parser = parse_threshold)]
+    /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5); with
+    /// `,no-tca` after it, no threshold control at positions met before at a shallower ply.
+    #[arg(long, value_name = "epsilon:<x>[,no-tca]", value_parser = parse_threshold)]
     pub threshold: Option<Threshold>,
     /// Never search the side to move as the defender (by default a side to move in check that
     /// cannot mate, or whose opponent has no king, is the one being mated).
@@ -221,7 +222,8 @@ fn parse_threshold(v: &str) -> Result<Threshold, String> {
                 .into(),
         );
     }
-    Threshold::parse(v).ok_or_else(|| format!("'{v}' is not epsilon:<x> (0 < x <= 10)"))
+    Threshold::parse(v)
+        .ok_or_else(|| format!("'{v}' is not epsilon:<x> or epsilon:<x>,no-tca (0 < x <= 10)"))
 }
 
 /// `tsumugi solve`.

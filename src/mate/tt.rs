@@ -297,6 +297,10 @@ pub struct Probe {
     pub parent: Option<u32>,
     /// Some entry applied.
     pub found: bool,
+    /// The shallowest ply from the root at which the exact-hand unsolved entry was searched,
+    /// plus one (0: none); the threshold control of `dfpn::search` compares it with the ply
+    /// at which the position is met now.
+    pub depth: u16,
 }
 
 /// The transposition table: `mb` megabytes of 8-way clusters, any number of them (see
@@ -560,6 +564,7 @@ impl Table {
             v: Value::unsolved(1, 1, hand),
             parent: None,
             found: false,
+            depth: 0,
         };
         let mut proof: Option<(Value, Slot)> = None;
         for e in slots {
@@ -583,6 +588,7 @@ impl Table {
                         v: Value { pn: INF, ..*ev },
                         parent: Some(e.parent()),
                         found: true,
+                        depth: 0,
                     };
                 }
             } else if ev.hand == hand {
@@ -591,6 +597,8 @@ impl Table {
                 r.parent = Some(e.parent());
                 r.v.best = ev.best;
                 r.found = true;
+                // An unsolved entry's length field holds its shallowest ply (see `store`).
+                r.depth = ev.len;
             } else if hand.superior_or_equal(ev.hand) {
                 // More attacker pieces than there: at least as hard to disprove.
                 r.v.dn = r.v.dn.max(ev.dn);
@@ -604,13 +612,16 @@ impl Table {
                 v: Value { dn: INF, ..v },
                 parent: Some(e.parent()),
                 found: true,
+                depth: 0,
             };
         }
         r
     }
 
     /// Stores what is known of (key, `v.hand`): `parent` is the tag of the node that created
-    /// the entry, `amount` the effort spent below it. Solved results replace the entries they
+    /// the entry, `amount` the effort spent below it. An unsolved `v` carries in its length
+    /// field the ply from the root it was searched at, plus one (0: unknown); the entry keeps
+    /// the smallest (`Probe::depth`). Solved results replace the entries they
     /// dominate. A board crowded in its full cluster spills into the buddy (see `SPILL_AT`).
     #[inline]
     pub fn store(&self, key: u64, v: Value, parent: u32, amount: u32) {
@@ -699,7 +710,17 @@ impl Table {
                     }
                     _ => {
                         let amount = new.amount.max(slot.amount());
-                        slot.set(&Entry { amount, ..*new });
+                        // Unsolved: the length field keeps the shallowest ply seen (plus
+                        // one, 0 = none).
+                        let len = match (ev.len, len) {
+                            (0, l) | (l, 0) => l,
+                            (a, b) => a.min(b),
+                        };
+                        slot.set(&Entry {
+                            amount,
+                            v: Value { len, ..new.v },
+                            ..*new
+                        });
                     }
                 }
                 return true;

@@ -152,6 +152,7 @@ impl Search<'_> {
         fresh: bool,
     ) {
         let base = self.children.len();
+        self.old_child = false;
         let mut drop_last = [0u16; 81];
         // An attacker's node whose checks are the last moves the length limit allows: its
         // children are settled without the table (`mated_or_no_mate_within_1`).
@@ -207,6 +208,10 @@ impl Search<'_> {
                     .probe(ck, chand, self.max_plies.saturating_sub(ply + 1));
                 c.fresh = !p.found;
                 if p.found {
+                    // Met before at a shallower ply, still unsolved (see `search`, TCA).
+                    if p.depth != 0 && (p.depth as u32) < ply + 2 && p.v.pn != 0 && p.v.dn != 0 {
+                        self.old_child = true;
+                    }
                     c.v = p.v;
                     c.foreign = p
                         .parent

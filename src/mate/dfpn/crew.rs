@@ -164,9 +164,11 @@ impl Crew {
 /// run, and the two changes together 0.92 of the earlier build in each of two runs; 4 times
 /// the main search's was slower (1.14), a quarter of it no better (1.00).
 fn helper_threshold(main: Threshold, index: usize) -> Threshold {
-    let Threshold::Epsilon(e) = main;
     let factors = [0.5, 2.0, 3.0, 0.25, 4.0, 1.5, 0.75];
-    Threshold::Epsilon((e * factors[(index - 1) % factors.len()]).clamp(0.05, 10.0))
+    Threshold {
+        epsilon: (main.epsilon * factors[(index - 1) % factors.len()]).clamp(0.05, 10.0),
+        ..main
+    }
 }
 
 /// A helper thread's loop: search each job's position until the job is over, until the

@@ -103,6 +103,13 @@ pub(crate) struct Search<'a> {
     /// (see `children`: only a fresh defender's node, under a length limit, tests its
     /// interpositions for mates in one).
     node_fresh: bool,
+    /// Threshold control (TCA, Kishimoto 2010) is on.
+    tca: bool,
+    /// TCA's extension count: while positive, nodes search past their thresholds until that
+    /// many positions new to the table have been entered (see `search`).
+    inc: u32,
+    /// Set by `expand`: a child was met before at a shallower ply and is still unsolved.
+    old_child: bool,
 }
 
 impl<'a> Search<'a> {
@@ -133,6 +140,9 @@ impl<'a> Search<'a> {
             max_plies,
             threshold,
             node_fresh: false,
+            tca: threshold.tca,
+            inc: 0,
+            old_child: false,
         }
     }
 

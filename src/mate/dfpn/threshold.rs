@@ -1,11 +1,13 @@
 //! Child thresholds: the 1+ε trick (Pawlewicz & Lew 2007). The best child gets
 //! `min(th_φ, max(φ2 + 1, ⌈φ2·(1+ε)⌉))`, where φ2 is the second-best child's φ: a child runs
-//! longer before control returns to its parent, which cuts re-expansions.
+//! longer before control returns to its parent, which cuts re-expansions. On top of it, the
+//! threshold control at children met before at a shallower ply (TCA, Kishimoto 2010) lives in
+//! `search`; this type switches it.
 
 use super::super::value::INF;
 
-/// How the selected child's threshold is set: the 1+ε trick. ε = 0.5 is the default (1.0
-/// solved fewer long problems).
+/// How thresholds are set: the 1+ε trick for the selected child, and whether TCA extends
+/// them. ε = 0.5 is the default (1.0 solved fewer long problems).
 ///
 /// KomoringHeights' rule, `min(th, second + 1)`, was offered as `--threshold kh` and dropped:
 /// it solved fewer problems (first 25 of long-ge50.tsv at 2 s each: 8
@@ -15,43 +17,60 @@ use super::super::value::INF;
 /// its shallow visits, was never visited under a threshold of `second + 1`, and fed its pn
 /// back up: `9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1` crept through its 7-ply round
 /// for hours. KomoringHeights escapes such loops by raising thresholds where a child's entry
-/// was met at a shallower depth (the TCA of Kishimoto 2010); keeping unsolved entries per
+/// was met at a shallower depth (the TCA of Kishimoto 2010, now in ours beside ε, see
+/// `search`); keeping unsolved entries per
 /// remaining length also ended the loop, but cost the ε rule's shortest-mate rounds dearly
 /// (世界大戦 at 8 M nodes: a 429-ply line instead of 403; 58 against 61 of every third famous
 /// problem at their length within 1 M nodes), so the rule went instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Threshold {
-    /// The 1+ε trick with this ε.
-    Epsilon(f32),
+pub struct Threshold {
+    /// ε of the 1+ε trick.
+    pub epsilon: f32,
+    /// Threshold control at children met before at a shallower ply (TCA, Kishimoto 2010; see
+    /// `search`). On by default. First proofs at 8 GB, with and without it (2026-11-27, two
+    /// threads, both builds at once): 乱 85.7 M nodes against 103.0 M (86.0 M against 150.3 M
+    /// at 6 GB), FAIRWAY 54.7 M against 38.7 M (55.5 M against 38.0 M at 6 GB), 新桃花源
+    /// 125.8 M against 111.4 M; one thread each beside KomoringHeights, the first proofs came at
+    /// 156.3 s, 81.1 s and 168.9 s against 182.3 s, 62.9 s and 209.3 s the day before
+    /// (docs/bench/hardest.md). famous.tsv within 1 M nodes a problem: 193 solved without,
+    /// 195 with it (0.99 of the nodes); mate3-11 and extra1-9 at 3 s a problem: all 1800 at
+    /// their length either way, 0.97 of the time.
+    pub tca: bool,
 }
 
 impl Default for Threshold {
     fn default() -> Self {
-        Threshold::Epsilon(0.5)
+        Threshold {
+            epsilon: 0.5,
+            tca: true,
+        }
     }
 }
 
 impl Threshold {
-    /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10.
+    /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10, optionally followed by `,no-tca`
+    /// (threshold control off) or `,tca`.
     pub fn parse(s: &str) -> Option<Threshold> {
-        let v = s
+        let (eps, tca) = match s.split_once(',') {
+            None => (s, true),
+            Some((e, "tca")) => (e, true),
+            Some((e, "no-tca")) => (e, false),
+            Some(_) => return None,
+        };
+        let v = eps
             .strip_prefix("epsilon:")
-            .or_else(|| s.strip_prefix("eps:"))?;
+            .or_else(|| eps.strip_prefix("eps:"))?;
         let e: f32 = v.parse().ok()?;
-        (e > 0.0 && e <= 10.0).then_some(Threshold::Epsilon(e))
+        (e > 0.0 && e <= 10.0).then_some(Threshold { epsilon: e, tca })
     }
 
     /// The φ threshold of the selected child, given the node's own φ threshold and the
     /// second-best child's φ (both at most `INF`).
     #[inline]
     pub(super) fn child_phi(self, node_phi_th: u32, second_phi: u32) -> u32 {
-        match self {
-            Threshold::Epsilon(eps) => {
-                let scaled = (second_phi as f64 * (1.0 + eps as f64)).ceil() as u64;
-                let t = scaled.max(second_phi as u64 + 1).min(INF as u64) as u32;
-                node_phi_th.min(t)
-            }
-        }
+        let scaled = (second_phi as f64 * (1.0 + self.epsilon as f64)).ceil() as u64;
+        let t = scaled.max(second_phi as u64 + 1).min(INF as u64) as u32;
+        node_phi_th.min(t)
     }
 }
 
@@ -64,7 +83,11 @@ mod tests {
         assert_eq!(Threshold::parse("kh"), None);
         assert_eq!(Threshold::parse("eps:0"), None);
         let t = Threshold::parse("epsilon:0.5").unwrap();
-        assert_eq!(t, Threshold::Epsilon(0.5));
+        assert_eq!(t, Threshold::default());
+        let off = Threshold::parse("eps:2,no-tca").unwrap();
+        assert_eq!((off.epsilon, off.tca), (2.0, false));
+        assert_eq!(Threshold::parse("eps:2,tca").map(|t| t.tca), Some(true));
+        assert_eq!(Threshold::parse("eps:2,kh"), None);
         // ⌈10·1.5⌉ = 15, capped by the node's threshold.
         assert_eq!(t.child_phi(100, 10), 15);
         assert_eq!(t.child_phi(12, 10), 12);
