@@ -417,3 +417,21 @@ fn a_spilled_board_shared_by_threads_never_shows_a_half_written_entry() {
     });
     assert!(t.clusters[t.cluster_index(key)].spilled());
 }
+
+/// An unsolved entry keeps the shallowest ply it was stored from (TCA's "met before at a
+/// shallower ply"), whatever the order of the stores, and gives it with the exact hand only;
+/// the numbers read back are the last stored, with the length field cleared.
+#[test]
+fn unsolved_entries_keep_their_shallowest_ply() {
+    let mut t = Table::new(1);
+    let g = hand(&[PieceKind::Gold]);
+    put(&mut t, 42, g, (3, 4, 6), 1);
+    assert_eq!(t.probe(42, g, u32::MAX).depth, 6);
+    put(&mut t, 42, g, (5, 2, 4), 1);
+    put(&mut t, 42, g, (7, 2, 9), 1);
+    let p = t.probe(42, g, u32::MAX);
+    assert_eq!((p.depth, p.v.pn, p.v.dn, p.v.len), (4, 7, 2, 0));
+    assert_eq!(t.probe(42, Hand::EMPTY, u32::MAX).depth, 0);
+    put(&mut t, 42, g, (0, INF, 3), 1);
+    assert_eq!(t.probe(42, g, u32::MAX).depth, 0, "a proof has no ply");
+}
