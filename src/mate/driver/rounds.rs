@@ -76,17 +76,7 @@ pub(super) fn shortest_mate(
             // No mate within `limit` (it has the parity of every mate from here).
             p.lower = limit as usize + 2;
             bisect = true;
-            let news = if p.lower >= p.upper {
-                format!(
-                    "no mate within {limit} plies: the shortest mate takes {}",
-                    p.upper
-                )
-            } else {
-                format!(
-                    "no mate within {limit} plies: the shortest mate takes {} to {}",
-                    p.lower, p.upper
-                )
-            };
+            let news = failed_round_news(limit, p.lower, p.upper);
             log::debug!("{news}");
             publish(s, &p.line, p.upper, p.lower, news);
             continue;
@@ -153,6 +143,16 @@ pub(super) fn shortest_mate(
                 );
             }
         }
+    }
+}
+
+/// What a round that found no mate within `limit` leaves known: the shortest mate takes
+/// `lower` plies, or between `lower` and `upper`.
+pub(super) fn failed_round_news(limit: u32, lower: usize, upper: usize) -> String {
+    if lower >= upper {
+        format!("no mate within {limit} plies: the shortest mate takes {upper}")
+    } else {
+        format!("no mate within {limit} plies: the shortest mate takes {lower} to {upper}")
     }
 }
 

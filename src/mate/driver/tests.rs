@@ -1,4 +1,4 @@
-use super::rounds::next_limit;
+use super::rounds::{failed_round_news, next_limit};
 use super::*;
 use crate::mate::line;
 use crate::mate::{SearchResult, Solver, Threshold};
@@ -54,6 +54,20 @@ fn kh_threshold_dropped_and_post_search_ends() {
         r.outcome
     );
     assert!(r.status.unwrap().established());
+}
+
+/// A round that fails below the bound announces the interval it leaves, or the length once
+/// the interval is closed.
+#[test]
+fn failed_rounds_announce_what_is_left() {
+    assert_eq!(
+        failed_round_news(271, 273, 399),
+        "no mate within 271 plies: the shortest mate takes 273 to 399"
+    );
+    assert_eq!(
+        failed_round_news(351, 353, 353),
+        "no mate within 351 plies: the shortest mate takes 353"
+    );
 }
 
 /// The next round's limit gallops down from the proven bound while rounds find
