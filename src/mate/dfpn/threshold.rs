@@ -30,11 +30,12 @@ pub struct Threshold {
     /// `search`). On by default. First proofs at 8 GB, with and without it (2026-11-27, two
     /// threads, both builds at once): 乱 85.7 M nodes against 103.0 M (86.0 M against 150.3 M
     /// at 6 GB), FAIRWAY 54.7 M against 38.7 M (55.5 M against 38.0 M at 6 GB), 新桃花源
-    /// 125.8 M against 111.4 M; one thread each beside KomoringHeights, the first proofs came at
-    /// 156.3 s, 81.1 s and 168.9 s against 182.3 s, 62.9 s and 209.3 s the day before
-    /// (docs/bench/hardest.md). famous.tsv within 1 M nodes a problem: 193 solved without,
+    /// 125.8 M against 111.4 M. One thread each beside KomoringHeights (with the rule for
+    /// fresh nodes in `search`), the first proofs came at 130.4 s, 67.6 s and 157.5 s against
+    /// 182.3 s, 62.9 s and 209.3 s without TCA earlier the same day (docs/bench/hardest.md). famous.tsv within 1 M nodes a problem: 193 solved without,
     /// 195 with it (0.99 of the nodes); mate3-11 and extra1-9 at 3 s a problem: all 1800 at
-    /// their length either way, 0.97 of the time.
+    /// their length either way, in 0.98 of the time (TCA without the rule for fresh
+    /// nodes in `search` against none, same run) and 0.97 of that again (the rule, same run).
     pub tca: bool,
 }
 
