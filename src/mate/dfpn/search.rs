@@ -50,20 +50,8 @@ impl Search<'_> {
 
         let base = self.children.len();
         self.expand(pos, &list, or, hand, ply, tag(key), fresh);
-        let mut old = self.tca && self.old_child;
-        if old && fresh {
-            // A node new to the table whose numbers pass its thresholds as soon as it is
-            // expanded goes back to its parent without extending them (as KomoringHeights
-            // does not search such a child at all). Measured against extending there (one
-            // thread, 8 GB, first proofs): 乱 85.2 M nodes against 89.6 M, FAIRWAY 46.7 M against
-            // 49.7 M, 新桃花源 120.1 M against 122.5 M; famous.tsv within 1 M nodes a problem 195
-            // solved against 193.
-            let (pn, dn) = self.aggregate(or, base);
-            if pn >= th_pn || dn >= th_dn {
-                old = false;
-            }
-        }
-        let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base, old);
+        let old = self.tca && self.old_child;
+        let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base, old, fresh);
         self.children.truncate(base);
         if result.rep >= ply {
             // Every repetition it depends on returns to this node or below: the loop is in
@@ -96,7 +84,12 @@ impl Search<'_> {
     /// confluence above it, and df-pn can then go round without progress. Such a node raises
     /// the extension count; while it is positive every node searches past its thresholds
     /// (to its numbers plus one), and each position new to the table that is entered uses
-    /// one of it. A node that had the extension returns once it is used up.
+    /// one of it. A node that had the extension returns once it is used up. A node new to the
+    /// table (`fresh`) whose numbers pass its thresholds as soon as it is expanded goes back to
+    /// its parent without raising the count (as KomoringHeights does not search such a child
+    /// at all). Measured against raising it there (one thread, 8 GB, first proofs): 乱 85.2 M
+    /// nodes against 89.6 M, FAIRWAY 46.7 M against 49.7 M, 新桃花源 120.1 M against 122.5 M;
+    /// famous.tsv within 1 M nodes a problem 195 solved against 193.
     #[allow(clippy::too_many_arguments)]
     fn mid_loop(
         &mut self,
@@ -108,14 +101,15 @@ impl Search<'_> {
         ply: u32,
         base: usize,
         old: bool,
+        fresh: bool,
     ) -> NodeResult {
         let orig_inc = self.inc;
-        if old {
-            self.inc += 1;
-        }
         let mut searched = false;
         loop {
             let (pn, dn) = self.aggregate(or, base);
+            if !searched && old && !(fresh && (pn >= th_pn0 || dn >= th_dn0)) {
+                self.inc += 1;
+            }
             if pn == 0 || dn == 0 {
                 self.inc = self.inc.min(orig_inc);
                 return self.finish(pos, or, hand, base, pn);
