@@ -8,7 +8,7 @@
 use super::args::{clip_message, usage_error, OutFormat, SolveArgs, EXIT_USAGE};
 use super::kit::answer::{answer_text, write_answer};
 use super::kit::input::read_position;
-use super::kit::search::{fit_hash_mb, limits_of, solver_of};
+use super::kit::search::{fit_hash_mb, hold_table, limits_of, solver_of};
 use super::kit::stop::{install_signal_handler, EXIT_INTERRUPTED, STOP};
 use super::output::{note, say};
 use crate::mate::{Outcome, SearchResult, UnknownReason};
@@ -60,6 +60,7 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
     let root = pos.clone();
     let (result, hash_mb) = crate::mate::with_search_stack(move || {
         let mut solver = solver_of(&opts, threads);
+        hold_table(&mut solver);
         let r = solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
             if let Some(news) = &p.news {

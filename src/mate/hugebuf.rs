@@ -21,8 +21,15 @@
 //! free (checked here: two mappings of 20000 and 23000 MB both succeed with 23 GB available, one
 //! of 30000 MB fails), and a search that later touches it all is killed by the OOM killer. So
 //! the callers cap the size first by what `/proc/meminfo` says is available
-//! (`tt::hash_limit_mb`); the null check is for what no cap foresees (another process taking the
-//! memory meanwhile, an address-space limit, a browser's memory limit).
+//! (`tt::hash_limit_mb`); the null check is for what no cap foresees (an address-space limit,
+//! a browser's memory limit). A cap taken at the start cannot see another process that was
+//! granted its own table lazily a moment before: two 12 GB searches started at once on this
+//! 24 GB machine both passed it, and the kernel killed one (measured 2026-11-27). So a table
+//! that matters is made resident before its search, a step at a time, looking at the memory
+//! left before each step, and cut where memory runs short ([`HugeBuf::make_resident`]): what it
+//! then holds is held, and the search cannot be killed for it.
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Types whose all-zero bit pattern is a valid value.
 ///
@@ -51,6 +58,33 @@ unsafe impl<T: Zeroable + Sync> Sync for HugeBuf<T> {}
 
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
+
+/// Bytes made resident between two looks at the memory left (see `HugeBuf::make_resident`):
+/// a whole number of huge pages and of table megabytes, small beside any table that could
+/// exhaust a machine's memory, and large enough that reading `/proc/meminfo` once per step
+/// costs nothing (128 reads for 8 GB).
+pub(crate) const RESIDENT_STEP: usize = 64 << 20;
+
+/// Makes the kernel map every page of `[p, p + n)` for writing, contents unchanged.
+///
+/// # Safety
+/// The range lies inside a live buffer of `sys::alloc_zeroed` that no one else accesses now.
+unsafe fn touch(p: *mut u8, n: usize) {
+    // SAFETY: the caller's contract.
+    if unsafe { sys::populate(p, n) } {
+        return;
+    }
+    let mut off = 0;
+    while off < n {
+        // SAFETY: `off < n`, inside the range, which no one else accesses; the byte is written
+        // back unchanged, only to make the kernel map the page.
+        unsafe {
+            let b = p.add(off);
+            std::ptr::write_volatile(b, std::ptr::read_volatile(b));
+        }
+        off += 4096; // the smallest page of every target
+    }
+}
 
 impl<T: Zeroable> HugeBuf<T> {
     /// `len` zeroed elements (`len` > 0, `T` not zero-sized), or `None` if the memory cannot
@@ -94,30 +128,66 @@ impl<T: Zeroable> HugeBuf<T> {
         });
     }
 
-    /// Touches every page now, split among `threads` threads, so that the search that follows
+    /// Touches every page now, with up to `threads` threads, so that the search that follows
     /// does not pay the page faults (the kernel zeroing each page on first touch). In a
     /// virtual machine that is slow: an 8 GB table's first touches took 12-13 s of system time
     /// in a search of 10 M nodes (measured 2026-11-26). Contents are unchanged.
-    pub(crate) fn make_resident(&mut self, threads: usize) {
+    ///
+    /// The pages are touched in order, [`RESIDENT_STEP`] bytes at a time, and `room()` is asked
+    /// before each step but the first: when it says no (memory is running short: another
+    /// process is filling its own lazily granted memory at the same time, see the module's
+    /// notes), the touching stops and, where the buffer can be cut (Linux), the buffer is cut
+    /// to the steps before it, so that what it holds is really held. Returns whether the
+    /// buffer is whole; [`HugeBuf::len`] says what is left. Elsewhere the memory is committed
+    /// at allocation (Windows) or fixed (WebAssembly), and `room` is not asked.
+    pub(crate) fn make_resident(&mut self, threads: usize, room: impl Fn() -> bool + Sync) -> bool {
         if self.resident {
-            return;
+            return true;
         }
-        self.for_each_chunk(threads, |p, n| {
-            // SAFETY: a disjoint range of our exclusively borrowed buffer (`for_each_chunk`).
-            if !unsafe { sys::populate(p, n) } {
-                let mut off = 0;
-                while off < n {
-                    // SAFETY: `off < n`, inside the range, which no one else accesses; the
-                    // byte is written back unchanged, only to make the kernel map the page.
-                    unsafe {
-                        let b = p.add(off);
-                        std::ptr::write_volatile(b, std::ptr::read_volatile(b));
-                    }
-                    off += 4096; // the smallest page of every target
-                }
+        let bytes = self.bytes();
+        let steps = bytes.div_ceil(RESIDENT_STEP);
+        let next = AtomicUsize::new(0);
+        // The first step that `room` refused (`steps`: none); steps after it are not touched.
+        let refused = AtomicUsize::new(steps);
+        let base = self.ptr.as_ptr() as usize;
+        let work = || loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= steps || refused.load(Relaxed) < i {
+                break;
             }
-        });
+            if i > 0 && sys::CAN_CUT && !room() {
+                refused.fetch_min(i, Relaxed);
+                break;
+            }
+            let start = i * RESIDENT_STEP;
+            let n = RESIDENT_STEP.min(bytes - start);
+            // SAFETY: `[start, start + n)` lies in our exclusively borrowed buffer, and each
+            // step index is taken by one worker only (`fetch_add`).
+            unsafe { touch((base + start) as *mut u8, n) };
+        };
+        let workers = threads.clamp(1, steps);
+        if workers == 1 {
+            // No thread (WebAssembly has none to spawn).
+            work();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..workers {
+                    s.spawn(work);
+                }
+            });
+        }
         self.resident = true;
+        let kept = refused.into_inner();
+        if kept == steps {
+            return true;
+        }
+        let keep = kept * RESIDENT_STEP;
+        // SAFETY: our own live buffer, exclusively borrowed; `keep` (whole steps, at least one)
+        // is below its size, and the elements past it are not used again (`len` is cut next).
+        if unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
+            self.len = keep / std::mem::size_of::<T>();
+        }
+        false
     }
 
     /// Runs `f(start, bytes)` on `threads` (at least 1) disjoint ranges that cover the buffer,
@@ -281,6 +351,26 @@ mod sys {
         }
     }
 
+    /// A buffer can be cut short in place (`cut`).
+    pub(super) const CAN_CUT: bool = true;
+
+    /// Unmaps the end of a buffer of `bytes`, keeping its first `keep` bytes; `true` when done
+    /// (then the buffer is one of `keep` bytes for `free`).
+    ///
+    /// # Safety
+    /// `ptr` and `bytes` are those of a live buffer of `alloc_zeroed`, exclusively borrowed;
+    /// `keep` is a positive multiple of `HUGE_PAGE` below `bytes`; nothing past `keep` is used
+    /// again.
+    pub(super) unsafe fn cut(ptr: *mut u8, bytes: usize, keep: usize) -> bool {
+        debug_assert!(keep > 0 && keep < bytes && keep % HUGE_PAGE == 0);
+        let (Some(end), Some(kept)) = (mapped_len(bytes), mapped_len(keep)) else {
+            return false;
+        };
+        // SAFETY: `[ptr + kept, ptr + end)` is the tail of our mapping (both ends are 2 MB
+        // multiples past its start), unused from now on by the caller's contract.
+        unsafe { munmap(ptr.add(kept) as *mut c_void, end - kept) == 0 }
+    }
+
     /// Maps (and zero-fills) every page of `[ptr, ptr + bytes)` for writing at once
     /// (`MADV_POPULATE_WRITE`, Linux 5.14); `false` if refused (an older kernel), for the
     /// caller to touch the pages itself.
@@ -331,6 +421,16 @@ mod sys {
         unsafe { std::alloc::dealloc(ptr, Layout::from_size_align_unchecked(bytes, align)) }
     }
 
+    /// The global allocator's buffers cannot be cut in place; nor need they be: Windows
+    /// commits a buffer's memory when it is allocated, and WebAssembly's memory is the page's.
+    pub(super) const CAN_CUT: bool = false;
+
+    /// # Safety
+    /// Nothing is required: nothing is done.
+    pub(super) unsafe fn cut(_ptr: *mut u8, _bytes: usize, _keep: usize) -> bool {
+        false
+    }
+
     /// # Safety
     /// Nothing is required: nothing is done (the caller touches the pages itself).
     pub(super) unsafe fn populate(_ptr: *mut u8, _bytes: usize) -> bool {
@@ -374,7 +474,7 @@ mod tests {
             for &i in &marks {
                 b[i] = i as u64 + 1;
             }
-            b.make_resident(threads);
+            assert!(b.make_resident(threads, || true));
             for &i in &marks {
                 assert_eq!(b[i], i as u64 + 1, "threads {threads}, element {i}");
             }
@@ -385,6 +485,55 @@ mod tests {
             b[len - 1] = 5;
             b.zero(threads);
             assert_eq!(b[len - 1], 0);
+        }
+    }
+
+    /// When memory runs short while a buffer is made resident, the buffer is cut to the steps
+    /// touched before (on Linux): whole steps, at least one, contents kept and writable.
+    #[test]
+    fn resident_stops_and_cuts_where_room_runs_out() {
+        let step = RESIDENT_STEP / 8;
+        let len = 3 * step + step / 2; // three steps and a half
+        for threads in [1usize, 2] {
+            let mut b = HugeBuf::<u64>::try_new(len).unwrap();
+            b[1] = 11;
+            b[step + 5] = 22;
+            b[len - 1] = 33;
+            let asked = AtomicUsize::new(0);
+            // Room for one step after the first (which is never asked about), then none.
+            let whole = b.make_resident(threads, || asked.fetch_add(1, Relaxed) == 0);
+            assert!(b.resident);
+            if !sys::CAN_CUT {
+                assert!(whole && b.len() == len, "nothing is cut here");
+                continue;
+            }
+            assert!(!whole, "threads {threads}");
+            // One thread asks in order: steps 0 and 1 kept. Two may ask for step 2 before
+            // step 1, and then only step 0 is kept.
+            let kept = b.len() / step;
+            assert!(b.len() % step == 0, "whole steps: {}", b.len());
+            if threads == 1 {
+                assert_eq!(kept, 2);
+            } else {
+                assert!(
+                    (1..=2).contains(&kept),
+                    "threads {threads}: {kept} steps kept"
+                );
+            }
+            assert_eq!(b[1], 11);
+            if kept == 2 {
+                assert_eq!(b[step + 5], 22);
+            }
+            let last = b.len() - 1;
+            b[last] = 7;
+            assert_eq!(
+                b.iter().filter(|&&v| v != 0).count(),
+                if kept == 2 { 3 } else { 2 }
+            );
+            b.zero(threads);
+            assert!(b.iter().all(|&v| v == 0));
+            // Asked again, a resident buffer is whole as it is.
+            assert!(b.make_resident(threads, || false));
         }
     }
 

@@ -180,16 +180,28 @@ impl Solver {
 
     /// Touches every page of the table now (with the search's threads), so that the next
     /// search does not pay the page faults; the table stays resident until it is resized or
-    /// dropped.
-    pub fn make_resident(&mut self) {
+    /// dropped. If memory runs short meanwhile (another process is taking it), the table is
+    /// cut and emptied instead (see `tt::Table::make_resident`): then this returns `false`,
+    /// and [`Solver::hash_mb`] says what is left, for the caller to report.
+    pub fn make_resident(&mut self) -> bool {
         // `clock::Instant`: `std::time::Instant::now` panics in the browser (wasm32).
         let t = clock::Instant::now();
-        self.tt.make_resident(self.threads);
+        let was = self.tt.size_mb();
+        let whole = self.tt.make_resident(self.threads);
+        if !whole {
+            self.last = None;
+            self.forget_repetitions();
+            log::warn!(
+                "memory ran short while the table was made resident: {} MB of {was} kept",
+                self.tt.size_mb()
+            );
+        }
         log::info!(
             "table of {} MB made resident in {:.1} s",
             self.tt.size_mb(),
             t.elapsed().as_secs_f64()
         );
+        whole
     }
 
     /// Every search buffer forgets its repetition failures, which were found with the table's

@@ -38,7 +38,7 @@
 //! every length-bounded disproof at or below the median amount of a sample (KomoringHeights'
 //! scheme), so long searches keep their expensive results.
 
-use super::hugebuf::{HugeBuf, Zeroable};
+use super::hugebuf::{HugeBuf, Zeroable, RESIDENT_STEP};
 use super::value::{Value, INF, NO_MATE};
 use crate::shogi::{Hand, Move};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -492,9 +492,28 @@ impl Table {
 
     /// Touches every page of the table now, with `threads` threads (see
     /// `HugeBuf::make_resident`): for the moment a GUI waits for anyway (`isready`), so that
-    /// the search does not pay the page faults.
-    pub fn make_resident(&mut self, threads: usize) {
-        self.clusters.make_resident(threads);
+    /// the search does not pay the page faults, and so that the memory the table stands for is
+    /// held before the search counts on it.
+    ///
+    /// Memory is watched as the pages are touched: when what is available falls below an
+    /// eighth of what was available at the start (plus one step), another process is taking
+    /// memory at the same time (alone, the table cannot take more than the three quarters
+    /// `hash_limit_mb` allows), and the table is cut where it is rather than have the kernel
+    /// kill one of the two when both are full. Returns `false` when cut: [`Table::size_mb`]
+    /// says what is left, and the table is emptied (entries sit in clusters chosen for the old
+    /// size).
+    pub fn make_resident(&mut self, threads: usize) -> bool {
+        let step_mb = RESIDENT_STEP >> 20;
+        let floor = available_memory_mb().map(|start| start / 8 + step_mb);
+        let whole = self.clusters.make_resident(threads, || match floor {
+            Some(floor) => available_memory_mb().is_none_or(|now| now >= floor),
+            None => true,
+        });
+        if !whole {
+            self.size_mb = self.clusters.len() / CLUSTERS_PER_MB;
+            self.clusters.zero(threads);
+        }
+        whole
     }
 
     /// The cluster of `key`: `key / 2^64` scaled to the number of clusters (Lemire's

@@ -266,22 +266,30 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             let mb = self.hash_mb_to_use();
             let mut b = self.shared.backend.lock();
             let note = search_thread::prepare_table(&mut *b, mb);
-            let got = b.allocated_mb();
             b.set_threads(self.options.threads as usize);
             if std::mem::take(&mut self.clear_pending) {
                 b.clear();
             }
             // Page faults belong here, where the GUI waits, not in the search's time: the
-            // table is touched once now, and stays resident until it is resized.
+            // table is touched once now, and stays resident until it is resized. Its memory
+            // is then held: if another process took it meanwhile, the table is cut instead.
+            let allocated = b.allocated_mb();
             b.make_resident();
+            let got = b.allocated_mb();
             drop(b);
             if got < mb {
-                // Less could be allocated than asked: keep it until USI_Hash changes, rather
-                // than fail again at every `isready` and `go`.
+                // Less could be had than asked: keep it until USI_Hash changes, rather than
+                // fail again at every `isready` and `go`.
                 self.hash_capped = Some((self.options.hash_mb, got));
             }
             if let Some(n) = note {
                 self.info(&n);
+            }
+            if got < allocated {
+                self.info(&format!(
+                    "USI_Hash: memory ran short while the table was made ready (another \
+                     process is taking it); using {got} MB of {allocated}"
+                ));
             }
         }
         self.io().line("readyok");

@@ -76,6 +76,7 @@ impl Backend for LazySolver {
 
     fn make_resident(&mut self) {
         if let Some(s) = &mut self.0 {
+            // A cut is seen by the caller in `allocated_mb`.
             s.make_resident();
         }
     }

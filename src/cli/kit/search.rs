@@ -57,6 +57,31 @@ pub fn solver_of(opts: &SearchOpts, threads: usize) -> Solver {
     solver
 }
 
+/// Makes the table of a one-position solve resident before the search when it is a large share
+/// of the memory (a quarter of what is available or more), so that the memory it stands for is
+/// held, or the table cut with a warning, before the search counts on it (see
+/// [`Solver::make_resident`]): two large solves started at once were each granted their table
+/// lazily, and the kernel killed one of them when both had filled it. A smaller table stays
+/// lazy, so that a short solve does not pay for touching a table it will not fill (an 8 GB
+/// table takes seconds to touch here). The batch keeps its tables lazy too: it empties them
+/// between problems, which is free for a lazy table and a full write for a resident one.
+pub fn hold_table(solver: &mut Solver) {
+    let Some(avail) = crate::mate::available_memory_mb() else {
+        return;
+    };
+    let asked = solver.hash_mb();
+    if asked.saturating_mul(4) < avail {
+        return;
+    }
+    if !solver.make_resident() {
+        note(format_args!(
+            "warning: memory ran short while the {asked} MB table was made ready (another \
+             process is taking it); using {} MB",
+            solver.hash_mb()
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
