@@ -53,14 +53,17 @@ def limited(args: list[str], kb: int) -> list[str]:
 
 
 def test_a_table_that_cannot_be_allocated_is_reduced_and_the_usi_engine_keeps_serving():
+    # 4096 MB: over the 3 GB address-space limit, so the allocation fails, and under the cap of
+    # 3/4 of the available memory on any machine with 5.5 GB available, so that the cap does
+    # not reduce it first (8192 MB was reduced by the cap while other searches held 16 GB).
     eng = UsiEngine("/bin/sh", limited([], 3_000_000))
     try:
         eng.send("usi")
         eng.wait_for("usiok", 10)
-        eng.send("setoption name USI_Hash value 8192")
+        eng.send("setoption name USI_Hash value 4096")
         eng.send("isready")
         _, before = eng.wait_for("readyok", 30)
-        notes = [b for b in before if b.startswith("info string USI_Hash 8192 MB could not")]
+        notes = [b for b in before if b.startswith("info string USI_Hash 4096 MB could not")]
         assert len(notes) == 1, before
         eng.send(f"position sfen {MATE1}")
         eng.send("go mate 10000")
