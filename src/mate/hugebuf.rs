@@ -186,6 +186,10 @@ impl<T: Zeroable> HugeBuf<T> {
         // is below its size, and the elements past it are not used again (`len` is cut next).
         if unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
             self.len = keep / std::mem::size_of::<T>();
+        } else {
+            // The tail past `keep` is still mapped but was never touched: not resident, so
+            // that `zero` gives pages back instead of writing (and so touching) all of them.
+            self.resident = false;
         }
         false
     }
