@@ -23,15 +23,20 @@ fn main() {
         Ok(c) if !c.trim().is_empty() => c.trim().to_string(),
         _ => {
             // Rerun when HEAD moves: HEAD itself (a checkout) and the branch it names (a
-            // commit). `--git-path` finds both in a linked worktree too.
-            for path in ["HEAD", "packed-refs"] {
-                if let Some(p) = git(&["rev-parse", "--git-path", path]) {
-                    println!("cargo:rerun-if-changed={}", PathBuf::from(p).display());
-                }
-            }
-            if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-                if let Some(p) = git(&["rev-parse", "--git-path", &branch]) {
-                    println!("cargo:rerun-if-changed={}", PathBuf::from(p).display());
+            // commit), whose ref is a file of its own or a line of `packed-refs`.
+            // `--git-path` finds them in a linked worktree too. Only files that exist are
+            // watched: Cargo counts a missing one as changed, and would rerun this script and
+            // rebuild the crate at every build (a clone has no `packed-refs` until git packs
+            // its refs). A file that appears later (refs packed after this build) is seen when
+            // the one it replaces goes.
+            let mut paths = vec!["HEAD".to_string(), "packed-refs".to_string()];
+            paths.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+            for path in paths {
+                if let Some(p) = git(&["rev-parse", "--git-path", &path]) {
+                    let p = PathBuf::from(p);
+                    if p.exists() {
+                        println!("cargo:rerun-if-changed={}", p.display());
+                    }
                 }
             }
             git(&["rev-parse", "--short=9", "HEAD"]).unwrap_or_else(|| "unknown".to_string())

@@ -17,6 +17,7 @@ pub mod bench;
 pub(crate) mod clock;
 mod dfpn;
 mod driver;
+pub mod fault;
 pub mod hash_size;
 mod hugebuf;
 mod line;
@@ -166,6 +167,7 @@ impl Solver {
             // touched), so its memory is there for the new one.
             self.tt = tt::Table::new(1);
             self.tt = tt::Table::new(hash_mb);
+            self.tt.set_shared(self.threads > 1);
             self.last = None;
             self.forget_repetitions();
         }
@@ -241,6 +243,13 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
         let kind = driver::root_kind(pos, limits.root_is_and_if_checked);
+        // WebAssembly (wasm32-unknown-unknown) has no threads: the main search runs alone.
+        let helpers = self.threads > 1 && !cfg!(target_arch = "wasm32");
+        // The table takes its locks whenever helpers share it, decided here at every solve
+        // from the thread count, whatever happened to the table before (a resize builds a new
+        // one): searches over a table that takes no locks can read one store's key with
+        // another's value, and so make a false proof or disproof.
+        self.tt.set_shared(helpers);
         let mut search = dfpn::Search::new(
             &self.tt,
             &mut self.scratch,
@@ -251,8 +260,7 @@ impl Solver {
             progress,
             self.threshold,
         );
-        // WebAssembly (wasm32-unknown-unknown) has no threads: the main search runs alone.
-        if self.threads <= 1 || cfg!(target_arch = "wasm32") {
+        if !helpers {
             return driver::solve(&mut search, kind, pos, limits, &mut self.last);
         }
         // Helpers live for this solve only: starting a thread costs tens of microseconds,
@@ -286,9 +294,18 @@ impl Solver {
                 }
             }
             search.set_crew(&crew);
+            // Dismissed when this closure ends, also by a panic of the main search: the
+            // helpers then return and the scope with them, and the panic reaches the caller.
+            let dismissal = dfpn::Dismissal(&crew);
             let r = driver::solve(&mut search, kind, pos, limits, &mut self.last);
             drop(search);
-            crew.dismiss();
+            drop(dismissal);
+            if let Some(failure) = crew.failure() {
+                // A helper panicked (a bug) and the main search stopped: the solve fails as a
+                // panic of its own would, and its caller answers it (the USI engine's guard
+                // writes the error and `checkmate timeout`, and drops the table).
+                panic!("{failure}");
+            }
             // Contention of the shared table, for the scaling note (docs/bench/threads.md).
             let (waits, spins) = tt.lock_waits();
             log::info!(

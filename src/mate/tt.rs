@@ -400,6 +400,11 @@ impl Table {
         self.shared = shared;
     }
 
+    /// Whether every access takes its cluster's lock (see [`Table::set_shared`]).
+    pub fn is_shared(&self) -> bool {
+        self.shared
+    }
+
     /// Takes the lock of cluster `c` if the table is shared (see `LOCK_BIT`): a spin lock held
     /// for one probe or store (a few dozen instructions), so spinning is cheaper than parking.
     /// After `SPINS_BEFORE_YIELD` rounds the waiter yields its core: with more

@@ -68,9 +68,7 @@ impl Backend for LazySolver {
 
     fn set_threads(&mut self, threads: usize) {
         if let Some(s) = &mut self.0 {
-            if s.threads() != threads {
-                s.set_threads(threads);
-            }
+            s.set_threads(threads);
         }
     }
 
@@ -151,17 +149,6 @@ pub(super) enum ToSearch {
     Quit,
 }
 
-/// The message of a panic payload (`panic!` with a string, or formatted).
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic".into()
-    }
-}
-
 /// Writes a progress report: its `info` line, then its `info string` news if any.
 pub(super) fn write_progress<W: Write>(io: &mut Io<W>, p: &Progress) {
     let score = p
@@ -214,36 +201,16 @@ pub(super) fn run_search<B: Backend, W: Write>(
                 backend.clear();
             }
         }
-        inject_fault();
+        crate::mate::fault::inject_before_search();
         backend.solve(&job.pos, limits, &shared.stop, progress)
     }));
     r.map_err(|p| {
-        let msg = panic_text(&*p);
+        let msg = crate::mate::fault::panic_message(&*p);
         log::error!("search panicked: {msg}");
         backend.discard();
         msg
     })
 }
-
-/// Test-only fault injection (built with `--features fault-injection`, never in a release):
-/// with `TSUMUGI_INJECT_SEARCH_PANICS=N` the first N searches panic, so the end-to-end tests
-/// can check that the release profile (`panic = "unwind"`) lets this guard answer and keep
-/// the engine serving.
-#[cfg(feature = "fault-injection")]
-fn inject_fault() {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static PANICKED: AtomicU64 = AtomicU64::new(0);
-    let n: u64 = std::env::var("TSUMUGI_INJECT_SEARCH_PANICS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    if PANICKED.fetch_add(1, Ordering::Relaxed) < n {
-        panic!("fault injected for a test");
-    }
-}
-
-#[cfg(not(feature = "fault-injection"))]
-fn inject_fault() {}
 
 /// Writes the end of a job: the notes, the final `info` line and the answer of its result
 /// (held, if its search is held, until `stop` or `ponderhit` releases it). Ends the record of

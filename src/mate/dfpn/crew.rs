@@ -61,6 +61,12 @@ pub(crate) struct Crew {
     solved: parking_lot::Mutex<Option<(u64, NodeResult)>>,
     /// The epoch of `solved` (0: none), for the main search's polls.
     solved_epoch: AtomicU64,
+    /// A helper panicked (a bug): its message. The main search stops at its next poll and the
+    /// solve ends in a panic of its own with this message (see `Solver::solve`), which the
+    /// USI engine answers as it answers any panic of a search.
+    failure: parking_lot::Mutex<Option<String>>,
+    /// `failure` is set, for the main search's polls.
+    failed: AtomicBool,
 }
 
 impl Crew {
@@ -75,6 +81,8 @@ impl Crew {
                 senders: parking_lot::Mutex::new(senders),
                 solved: parking_lot::Mutex::new(None),
                 solved_epoch: AtomicU64::new(0),
+                failure: parking_lot::Mutex::new(None),
+                failed: AtomicBool::new(false),
             },
             receivers,
         )
@@ -150,10 +158,61 @@ impl Crew {
         self.nodes.load(Ordering::Relaxed)
     }
 
-    /// Closes the channels: helpers return once their current job is over.
+    /// Closes the channels: helpers return once their current job is over. Called again
+    /// (by [`Dismissal`] after a normal end) it does nothing more.
     pub(crate) fn dismiss(&self) {
         self.finish();
         self.senders.lock().clear();
+    }
+
+    /// Records that helper `index` panicked with `message` (the first failure is kept).
+    fn report_failure(&self, index: usize, message: String) {
+        let mut f = self.failure.lock();
+        if f.is_none() {
+            *f = Some(format!("search helper {index} failed: {message}"));
+        }
+        self.failed.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a helper has panicked (the main search's polls).
+    #[inline]
+    pub(super) fn failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
+    }
+
+    /// The message of the first helper that panicked, if one did.
+    pub(crate) fn failure(&self) -> Option<String> {
+        self.failure.lock().clone()
+    }
+}
+
+/// Dismisses the crew when dropped, also when the main search unwinds from a panic: the
+/// helpers then end their job and their thread, and the thread scope that holds them can
+/// return (without it the scope would wait for them forever, and the panic would never reach
+/// the guard that answers it).
+pub(crate) struct Dismissal<'a>(pub(crate) &'a Crew);
+
+impl Drop for Dismissal<'_> {
+    fn drop(&mut self) {
+        self.0.dismiss();
+    }
+}
+
+/// Counts a helper inside a job (`Crew::busy`) while it lives: the count goes down when the
+/// job ends, also when the helper's search unwinds from a panic, so `Crew::finish` never waits
+/// for a helper that is gone.
+struct Busy<'a>(&'a AtomicUsize);
+
+impl<'a> Busy<'a> {
+    fn enter(busy: &'a AtomicUsize) -> Busy<'a> {
+        busy.fetch_add(1, Ordering::SeqCst);
+        Busy(busy)
+    }
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -172,7 +231,8 @@ fn helper_threshold(main: Threshold, index: usize) -> Threshold {
 }
 
 /// A helper thread's loop: search each job's position until the job is over, until the
-/// channel closes.
+/// channel closes. A panic in a job's search (a bug) is caught here and reported to the crew
+/// (see [`Crew::failed`]); the helper then ends, since its buffers may be inconsistent.
 pub(crate) fn run_helper(
     tt: &super::super::tt::Table,
     scratch: &mut Scratch,
@@ -182,43 +242,69 @@ pub(crate) fn run_helper(
     threshold: Threshold,
     index: usize,
 ) {
-    let mut quiet = |_: &crate::mate::Progress| {};
     for job in jobs.iter() {
-        crew.busy.fetch_add(1, Ordering::SeqCst);
+        let _busy = Busy::enter(&crew.busy);
         if crew.is_over(job.epoch) || stop.load(Ordering::Relaxed) {
-            crew.busy.fetch_sub(1, Ordering::SeqCst);
             continue;
         }
-        let limits = Limits::default();
-        let mut s = Search::new(
-            tt,
-            scratch,
-            &job.root,
-            job.attacker,
-            &limits,
-            stop,
-            &mut quiet,
-            helper_threshold(threshold, index),
-        );
-        s.salt = job.salt;
-        s.set_limit(job.max_plies);
-        s.monitor.helper_of = Some((crew, job.epoch));
-        let mut pos = job.root.clone();
-        s.path.clear();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            helper_job(tt, scratch, crew, &job, stop, threshold, index)
+        }));
+        if let Err(p) = run {
+            crew.report_failure(index, crate::mate::fault::panic_message(&*p));
+            return;
+        }
+    }
+}
+
+/// One job of helper `index`: df-pn on the job's position until it is solved or the job is
+/// over; a solution is reported to the crew.
+fn helper_job(
+    tt: &super::super::tt::Table,
+    scratch: &mut Scratch,
+    crew: &Crew,
+    job: &Job,
+    stop: &AtomicBool,
+    threshold: Threshold,
+    index: usize,
+) {
+    // Helpers search in parallel with the main search: the table must take its locks. A table
+    // used without them lets a reader take one store's key with another store's value, which
+    // can make a false proof or disproof; this is the check that the solver's setting of the
+    // table follows its thread count.
+    assert!(
+        tt.is_shared(),
+        "a search helper was started on a table that does not take its locks"
+    );
+    let mut quiet = |_: &crate::mate::Progress| {};
+    let limits = Limits::default();
+    let mut s = Search::new(
+        tt,
+        scratch,
+        &job.root,
+        job.attacker,
+        &limits,
+        stop,
+        &mut quiet,
+        helper_threshold(threshold, index),
+    );
+    s.salt = job.salt;
+    s.set_limit(job.max_plies);
+    s.monitor.helper_of = Some((crew, job.epoch));
+    let mut pos = job.root.clone();
+    s.path.clear();
+    let k = s.key(&pos);
+    s.path.push(k, pos.hand(s.attacker));
+    for &m in &job.moves {
+        pos.do_move(m);
         let k = s.key(&pos);
         s.path.push(k, pos.hand(s.attacker));
-        for &m in &job.moves {
-            pos.do_move(m);
-            let k = s.key(&pos);
-            s.path.push(k, pos.hand(s.attacker));
-        }
-        let r = s.mid(&mut pos, INF, INF, job.moves.len() as u32);
-        if (r.v.pn == 0 || r.v.dn == 0) && !s.monitor.halted() {
-            crew.report_solved(job.epoch, r);
-        }
-        s.monitor.flush_helper_nodes();
-        crew.busy.fetch_sub(1, Ordering::SeqCst);
     }
+    let r = s.mid(&mut pos, INF, INF, job.moves.len() as u32);
+    if (r.v.pn == 0 || r.v.dn == 0) && !s.monitor.halted() {
+        crew.report_solved(job.epoch, r);
+    }
+    s.monitor.flush_helper_nodes();
 }
 
 #[cfg(test)]

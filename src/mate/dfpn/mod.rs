@@ -36,7 +36,7 @@ mod path;
 mod search;
 mod threshold;
 
-pub(crate) use crew::{run_helper, Crew};
+pub(crate) use crew::{run_helper, Crew, Dismissal};
 pub use threshold::Threshold;
 
 use super::tt::Table;

@@ -7,6 +7,7 @@
 //! it.
 
 use super::super::clock::Instant;
+use super::super::fault;
 use super::super::tt::{Table, GC_TRIGGER};
 use super::super::{Limits, MateStatus, Progress, Stats, UnknownReason};
 use super::crew::Crew;
@@ -274,15 +275,24 @@ impl<'a> Monitor<'a> {
         }
         if let Some((crew, epoch)) = self.helper_of {
             // A helper: no limits, reports or GC of its own; it stops when its job is over.
+            fault::inject_at(fault::Point::Helper, self.nodes);
             self.flush_helper_nodes();
             if crew.is_over(epoch) {
                 self.aborted = Some(UnknownReason::Stopped);
             }
             return;
         }
-        if self.crew.is_some_and(|c| c.solved_now()) {
-            self.cut = true;
-            return;
+        if let Some(crew) = self.crew {
+            fault::inject_at(fault::Point::Main, self.nodes);
+            if crew.failed() {
+                // A helper panicked: the solve ends (see `Solver::solve`).
+                self.aborted = Some(UnknownReason::Stopped);
+                return;
+            }
+            if crew.solved_now() {
+                self.cut = true;
+                return;
+            }
         }
         let now = Instant::now();
         if let Some(d) = self.deadline {
