@@ -46,7 +46,9 @@ def test_a_build_with_nothing_changed_rebuilds_nothing(tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", "--no-local", str(ROOT), str(clone)], check=True)
     git_dir = clone / ".git"
-    target = tmp_path / "target"
+    # The repository's own target folder: the dependencies' check artifacts are there already
+    # (clippy builds them), and the clone's crate has a unit of its own (its path differs).
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     packed = git_dir / "packed-refs"
     # With packed-refs (a fresh clone packs its remote refs), then without: a clone whose refs
     # are all loose files, as a clone made otherwise or a repository never packed has.

@@ -377,6 +377,14 @@ function showProgress(p) {
   } else if (p.line) {
     $('p-best').textContent = t().mateIn(p.line.usi.length);
   }
+  // What the search says about itself (the table is full), while it runs; the answer's
+  // notes repeat it (showResult).
+  if (!p.done && p.notices && p.notices.length) $('status-text').textContent = noticeTexts(p).join(' / ');
+}
+
+// The notices of a progress report or an answer, in the page's language.
+function noticeTexts(r) {
+  return (r.notices || []).map((n) => (n.kind === 'table_full' ? t().tableFull(n.mb) : n.text));
 }
 
 function clearAnswer() {
@@ -415,6 +423,7 @@ function showResult(r) {
   if (r.outcome === 'unknown' && r.line) notes.push(t().bestSoFar);
   if (r.defender_root) notes.push(t().defenderRoot);
   if (r.status) notes.push(st().status(r));
+  notes.push(...noticeTexts(r));
   $('status-text').textContent = notes.join(' / ');
   if (r.line && r.line.usi.length > 0) {
     $('japanese').textContent = r.line.japanese.join(' ');

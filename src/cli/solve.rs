@@ -63,6 +63,10 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
         hold_table(&mut solver);
         let r = solver.solve(&root, &limits, &STOP, &mut |p| {
             let st = &p.stats;
+            if let Some(notice) = &p.notice {
+                note(format_args!("... {:.1} s: {notice}", st.time.as_secs_f64()));
+                return;
+            }
             if let Some(news) = &p.news {
                 // What was just established, as it happens; a solve of under a second is
                 // summed up by its final report alone.

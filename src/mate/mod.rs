@@ -31,7 +31,7 @@ pub use line::{
     interposes, is_useless_interposition, useless_interposition, verify as verify_mate_line,
     verify_composed, NarrowQuestion,
 };
-pub use result::{MateStatus, Outcome, Progress, SearchResult, Stats, UnknownReason};
+pub use result::{MateStatus, Notice, Outcome, Progress, SearchResult, Stats, UnknownReason};
 pub use tt::{available_memory_mb, hash_limit_mb};
 
 use crate::shogi::Position;

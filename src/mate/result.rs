@@ -284,6 +284,45 @@ pub struct Progress {
     /// What was just established, in a sentence for people: a shorter mate proven, or no mate
     /// within some number of plies. `None` in the periodic reports.
     pub news: Option<String>,
+    /// Something about the search itself rather than its answer (the table is full of proven
+    /// results), said once per search. A report kind of its own: hosts that drop news they
+    /// have seen (a sliced search re-establishes its bounds at every slice) still pass it on.
+    pub notice: Option<Notice>,
+}
+
+/// Something a user should know about a search while it runs, apart from what it has
+/// established (see [`Progress::notice`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The table (of `mb` MB) is full of proven results: the cheapest are dropped to make room
+    /// and found again when needed. Answers stay what they were; a larger table would be
+    /// faster.
+    TableFull {
+        /// The table's size.
+        mb: usize,
+    },
+}
+
+impl Notice {
+    /// A short name for programs (the page's JSON): `table_full`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Notice::TableFull { .. } => "table_full",
+        }
+    }
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notice::TableFull { mb } => write!(
+                f,
+                "the table ({mb} MB) is full of proven results; the cheapest are dropped to \
+                 make room and found again when needed, so the search may take longer than \
+                 with a larger table"
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! search answers its stop flag.
 
 use super::clock::Instant;
-use super::{Limits, Outcome, Progress, SearchResult, Solver, Stats, UnknownReason};
+use super::{Limits, Notice, Outcome, Progress, SearchResult, Solver, Stats, UnknownReason};
 use crate::shogi::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -41,6 +41,9 @@ pub struct SlicedSolve {
     searched: Duration,
     /// The last slice's result (its counters made the whole search's).
     last: Option<SearchResult>,
+    /// The notices of the slices so far, each once (see `Progress::notice`): every slice is a
+    /// search of its own and says them again.
+    notices: Vec<Notice>,
 }
 
 impl SlicedSolve {
@@ -54,6 +57,7 @@ impl SlicedSolve {
             started: Instant::now(),
             nodes: 0,
             repetitions: 0,
+            notices: Vec::new(),
             searched: Duration::ZERO,
             last: None,
         }
@@ -138,6 +142,12 @@ impl SlicedSolve {
         }
     }
 
+    /// What the slices have said about the search itself so far (see `Progress::notice`),
+    /// each once.
+    pub fn notices(&self) -> &[Notice] {
+        &self.notices
+    }
+
     /// Runs one slice under `limits` (see [`SlicedSolve::slice_limits`]) with `solve` (the
     /// position, the slice's limits and a progress callback in; one `Solver::solve` on the
     /// kept solver, however the host holds it). `progress` receives the slice's reports with
@@ -151,14 +161,24 @@ impl SlicedSolve {
         progress: &mut dyn FnMut(&Progress),
         solve: impl FnOnce(&Position, &Limits, &mut dyn FnMut(&Progress)) -> Result<SearchResult, E>,
     ) -> Result<Option<SearchResult>, E> {
+        let mut notices = Vec::new();
         let mut whole_progress = |p: &Progress| {
+            if let Some(n) = &p.notice {
+                notices.push(n.clone());
+            }
             let p = Progress {
                 stats: self.whole(&p.stats),
                 ..p.clone()
             };
             progress(&p);
         };
-        let mut r = solve(&self.pos, limits, &mut whole_progress)?;
+        let r = solve(&self.pos, limits, &mut whole_progress);
+        for n in notices {
+            if !self.notices.contains(&n) {
+                self.notices.push(n);
+            }
+        }
+        let mut r = r?;
         let whole = self.whole(&r.stats);
         self.searched += r.stats.time;
         r.stats = whole;
@@ -286,5 +306,24 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Unknown(UnknownReason::Stopped));
         assert_eq!((r.stats.nodes, r.stats.hashfull), (0, 7));
         assert!(sliced.last().is_none());
+    }
+
+    /// What a slice's search says about itself (the table is full) is kept, each once, for
+    /// hosts that show it (the page's progress and answer).
+    #[test]
+    fn notices_of_the_slices_are_kept_once() {
+        let pos = Position::from_sfen("6k2/9/9/9/9/9/9/9/9 b B2GS2L2P2rb2g3s4n2l16p 1").unwrap();
+        let limits = Limits {
+            nodes: Some(1_500_000),
+            ..Limits::default()
+        };
+        let mut s = SlicedSolve::new(pos, limits, SliceClock::InSlices);
+        let mut solver = Solver::new(1);
+        let mut slices = 0;
+        while s.advance_on(&mut solver, Some(300_000), None).is_none() {
+            slices += 1;
+            assert!(slices < 20, "the node limit should end it");
+        }
+        assert_eq!(s.notices(), [Notice::TableFull { mb: 1 }]);
     }
 }

@@ -30,7 +30,7 @@ use super::input::to_input;
 use super::search_thread::{deliver, run_search, write_progress, Backend, Job, LazySolver, Shared};
 use crate::mate::clock::Instant;
 use crate::mate::sliced::{SliceClock, SlicedSolve};
-use crate::mate::{Progress, UnknownReason};
+use crate::mate::{Notice, Progress, UnknownReason};
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -75,6 +75,8 @@ struct Running {
     next_info: Option<Instant>,
     /// The bounds (upper, lower) of the last news sent.
     published: Option<(u32, u32)>,
+    /// The notices sent (see `Progress::notice`).
+    noticed: Vec<Notice>,
 }
 
 impl Running {
@@ -87,6 +89,7 @@ impl Running {
             prepared: false,
             next_info,
             published: None,
+            noticed: Vec::new(),
         }
     }
 }
@@ -243,8 +246,17 @@ impl Cooperative {
         let interval = run.job.limits.info_interval;
         let next_info = &mut run.next_info;
         let published = &mut run.published;
+        let noticed = &mut run.noticed;
         // Reports come with the whole search's counters (`SlicedSolve::advance`).
         let mut progress = |p: &Progress| {
+            if let Some(n) = &p.notice {
+                // Each slice is a search of its own, which says it again: once per `go`.
+                if !noticed.contains(n) {
+                    noticed.push(n.clone());
+                    shared.io.lock().info_string(&n.to_string());
+                }
+                return;
+            }
             if p.news.is_some() {
                 let bounds = p.status.as_ref().map(|s| (s.upper, s.lower));
                 if bounds.is_some() && bounds == *published {

@@ -159,6 +159,9 @@ pub(super) fn write_progress<W: Write>(io: &mut Io<W>, p: &Progress) {
     if let Some(news) = &p.news {
         io.info_string(news);
     }
+    if let Some(notice) = &p.notice {
+        io.info_string(&notice.to_string());
+    }
 }
 
 /// Prepares a table of `hash_mb` MB on `backend` and says what was allocated, if anything was:

@@ -14,7 +14,7 @@
 
 use super::ffi::{install_panic_hook, request, request_bytes, set_reply};
 use crate::mate::sliced::{SliceClock, SlicedSolve};
-use crate::mate::{Limits, Outcome, PostSearch, SearchResult, Solver, UnknownReason};
+use crate::mate::{Limits, Notice, Outcome, PostSearch, SearchResult, Solver, UnknownReason};
 use crate::record;
 use crate::shogi::notation::japanese_line;
 use crate::shogi::{Color, Move, Position};
@@ -255,11 +255,19 @@ fn counters(search: &SlicedSolve, hashfull: u32) -> Value {
     } else {
         0
     };
+    let notices: Vec<Value> = search
+        .notices()
+        .iter()
+        .map(|n| match n {
+            Notice::TableFull { mb } => json!({"kind": n.kind(), "mb": mb, "text": n.to_string()}),
+        })
+        .collect();
     json!({
         "nodes": search.nodes(),
         "time_ms": (secs * 1000.0).round() as u64,
         "nps": nps,
         "hashfull": hashfull,
+        "notices": notices,
     })
 }
 
@@ -284,8 +292,9 @@ fn line_json(root: &Position, line: &[Move]) -> Value {
     json!({"usi": usi, "japanese": japanese, "sfens": sfens})
 }
 
-/// Progress between slices: `{"done": false, "nodes", "time_ms", "nps", "hashfull", "upper",
-/// "lower", "line"}`, where `upper`/`lower` bound the shortest mate once one is proven and
+/// Progress between slices: `{"done": false, "nodes", "time_ms", "nps", "hashfull", "notices",
+/// "upper", "lower", "line"}`, where `notices` lists what the search has said about itself
+/// (`[{"kind": "table_full", "mb", "text"}]`, each once; the answer carries them too), `upper`/`lower` bound the shortest mate once one is proven and
 /// `line` is the best line so far (see `line_json`), else null.
 fn progress_json(search: &SlicedSolve, hashfull: u32) -> Value {
     let mut v = counters(search, hashfull);

@@ -9,7 +9,7 @@
 use super::super::clock::Instant;
 use super::super::fault;
 use super::super::tt::{Table, GC_TRIGGER};
-use super::super::{Limits, MateStatus, Progress, Stats, UnknownReason};
+use super::super::{Limits, MateStatus, Notice, Progress, Stats, UnknownReason};
 use super::crew::Crew;
 use crate::shogi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +19,12 @@ use std::time::Duration;
 const POLL_INTERVAL: u64 = 256;
 /// Nodes between occupancy checks (and garbage collections).
 const GC_CHECK_INTERVAL: u64 = 1 << 16;
+/// Nodes before a search's first occupancy check: a search of a browser or cooperative host
+/// runs in slices of 50-200 ms, each a search of its own of some 10,000-50,000 nodes, and with
+/// the first check at `GC_CHECK_INTERVAL` a full table was never collected there (and never
+/// said it was full). A check reads 1000 clusters' key lines, a few microseconds beside the
+/// milliseconds 4096 nodes take.
+const FIRST_GC_CHECK: u64 = 1 << 12;
 /// Nodes between the search profile's log lines (`RUST_LOG=info`): about 40 s at 400 k
 /// nodes/s.
 const PROFILE_INTERVAL: u64 = 1 << 24;
@@ -165,7 +171,7 @@ impl<'a> Monitor<'a> {
             nodes: 0,
             repetitions: 0,
             next_poll: POLL_INTERVAL.min(limits.nodes.unwrap_or(u64::MAX)),
-            next_gc_check: GC_CHECK_INTERVAL,
+            next_gc_check: FIRST_GC_CHECK,
             info_interval: limits.info_interval,
             next_info: limits.info_interval.map(|i| start + i),
             progress,
@@ -197,12 +203,18 @@ impl<'a> Monitor<'a> {
 
     /// Sends a progress report now, with `news` (see `Progress::news`).
     pub(super) fn report(&mut self, tt: &Table, news: Option<String>) {
+        self.send(tt, news, None);
+    }
+
+    /// Sends a progress report now, with `news` and `notice`.
+    fn send(&mut self, tt: &Table, news: Option<String>, notice: Option<Notice>) {
         let p = Progress {
             stats: self.stats(tt),
             pv: self.pv.clone(),
             status: self.status.clone(),
             defender_root: self.defender_root,
             news,
+            notice,
         };
         (self.progress)(&p);
     }
@@ -337,15 +349,8 @@ impl<'a> Monitor<'a> {
                     // Said once per search: the answer stays sound, but a user waiting on a
                     // long search should know that a larger table would help.
                     self.said_table_full = true;
-                    self.report(
-                        tt,
-                        Some(format!(
-                            "the table ({} MB) is full of proven results; the cheapest are \
-                             dropped to make room and found again when needed, so the search \
-                             may take longer than with a larger table",
-                            tt.size_mb()
-                        )),
-                    );
+                    let notice = Notice::TableFull { mb: tt.size_mb() };
+                    self.send(tt, None, Some(notice));
                 }
             }
         }

@@ -342,6 +342,25 @@ fn news_is_not_repeated_by_the_slices() {
     );
 }
 
+/// The notice that the table is full of proven results reaches the host (it is not a bound,
+/// and the news filter, which drops bounds a restarted slice establishes again, used to drop
+/// it), once per `go` although every slice's search says it again.
+#[test]
+fn table_full_notice_reaches_the_host_once() {
+    let out = script(&[
+        "setoption name USI_Hash value 1",
+        "setoption name PvInterval value 0",
+        &format!("position sfen {HARD_NOMATE}"),
+        "go mate 3000",
+    ]);
+    let full: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string the table (1 MB) is full of proven results"))
+        .collect();
+    assert_eq!(full.len(), 1, "{out:#?}");
+    assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:#?}");
+}
+
 /// `go ponder` holds its answer until `ponderhit` gives it the clock's time; `go infinite`
 /// until `stop`.
 #[test]
