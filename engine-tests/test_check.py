@@ -16,7 +16,7 @@ import pytest
 from conftest import problems_dir, verify_mate_line
 from usi_engine import engine_path
 
-FIELDS = {"sfen", "convention", "verdict", "solution_given", "line", "line_ja", "length",
+FIELDS = {"sfen", "convention", "verdict", "solution_given", "given_line", "line", "line_ja", "length",
           "strict_lower", "strict_upper", "strict_minimal", "composer_length", "spare_at_end",
           "useless_interpositions", "findings", "undecided", "error", "searches", "nodes",
           "time_ms"}
@@ -81,6 +81,25 @@ def test_longer_defence_named():
         assert mv in {cshogi.move_to_usi(m) for m in b.legal_moves}
         b.push_usi(mv)
     assert b.is_check() and b.is_game_over()
+
+
+def test_a_wrong_given_line_is_located_and_the_problem_judged_sound():
+    """A sound problem with a wrong line given: the verdict is the problem's, and the report
+    says where the line fails and the move that mates there (checked with cshogi)."""
+    sfen = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"
+    given = "9f5b+ 6a5b S*4b"
+    assert not verify_mate_line(sfen, given)[0]
+    code, d = check(sfen, "--solution", given)
+    assert code == 0 and d["verdict"] == "sound", d
+    g = d["given_line"]
+    assert g["line"] == given and g["fails_at_ply"] == 3, g
+    assert g["mate_there"].split()[0] == "S*6b", g
+    # The move that mates there, after the given line's first two plies (cshogi).
+    ok, why = verify_mate_line(before_ply(sfen, given.split(), 3), g["mate_there"])
+    assert ok, why
+    text = subprocess.run([str(engine_path()), "check", sfen, "--solution", given],
+                          capture_output=True, text=True, timeout=60).stdout
+    assert "verdict: sound" in text and "fails at ply 3" in text and "S*6b" in text, text
 
 
 def test_bad_solution_is_a_usage_error():

@@ -205,11 +205,24 @@ function fitBox() {
 }
 
 function edited() {
+  positionChanged();
   $('sfen').value = toSfen(pos);
   fitBox();
   render();
   syncUrl();
   validate();
+}
+
+// The position shown changed (edited on the board, loaded from the box, a file or a drop):
+// the answer, its line, the replay board, the USI and the KIF were the old position's, so they
+// go, and a search of the old position still running is abandoned (its answer would be
+// shown beside a position it does not answer).
+function positionChanged() {
+  if (job) {
+    worker.postMessage({ type: 'stop' });
+    endJob();
+  }
+  clearAnswer();
 }
 
 function syncUrl() {
@@ -271,6 +284,7 @@ async function loadInput(input) {
     if (!job) clearAnswer();
     return null;
   }
+  positionChanged();
   pos = parseSfen(r.sfen);
   selected = null;
   positionError = null;

@@ -40,6 +40,9 @@ pub fn report_kif(root: &Position, report: &Report) -> String {
     if let Some(e) = &report.error {
         head.push(format!("error: {e}"));
     }
+    if let Some(g) = &report.given_line {
+        head.push(format!("given line: {}", g.describe()));
+    }
     let mut notes: Vec<(usize, String)> = vec![];
     let mut vars: Vec<kif::Variation> = vec![];
     let mut place = |ply: usize, moves: &[Move], text: String| {

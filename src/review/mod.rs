@@ -47,7 +47,7 @@ mod variations;
 
 pub use budget::Progress;
 pub use report::{Finding, FindingKind, Report, Severity, Undecided, Verdict};
-pub use solution::parse_solution;
+pub use solution::{parse_solution, LineFailure};
 
 use alternatives::{attacker_alternative, Main};
 use budget::{Checker, MIN_SHARE};
@@ -178,6 +178,7 @@ pub fn check_with_progress(
             c.report.composer_length = Some(l.len() as u32);
         }
     }
+    let composed_line = composed.clone();
     let line = match (&opts.solution, composed) {
         (Some(l), _) => {
             c.report.solution_given = true;
@@ -202,6 +203,13 @@ pub fn check_with_progress(
         }
     };
     c.report.set_line(root, &line);
+    let line = match given_line_checked(&mut c, root, line, composed_line.as_deref()) {
+        Ok(line) => line,
+        Err(()) => {
+            c.report.time_ms = c.elapsed_ms();
+            return c.report;
+        }
+    };
     if let Err(e) = crate::mate::verify_composed(root, &line, attacker) {
         c.report.error = Some(format!("the line is not a mating line: {e}"));
         c.report.verdict = Verdict::Flawed;
@@ -231,7 +239,7 @@ pub fn check_with_progress(
         }
     }
     if let Some(upper) = c.report.strict_upper {
-        if (upper as usize) < line.len() && opts.solution.is_some() {
+        if (upper as usize) < line.len() && c.report.solution_given {
             // A shorter mate than the given line: the alternatives below show where it leaves
             // the line; this says it exists whatever the time left.
             let shorter = match &r.outcome {
@@ -269,6 +277,48 @@ pub fn check_with_progress(
     }
     c.report.time_ms = c.elapsed_ms();
     c.report
+}
+
+/// A given line that is not a mating line says nothing of the problem: where it fails is
+/// reported (`Report::given_line`), and the problem is judged on the engine's composer line
+/// instead (`Ok` of it), or, without one, the check ends (`Err`: no mate, or undecided). A
+/// line that mates, or one the walk cannot show to fail, is kept (`Ok` of it) and judged as
+/// before.
+fn given_line_checked(
+    c: &mut Checker,
+    root: &Position,
+    line: Vec<Move>,
+    composed: Option<&[Move]>,
+) -> Result<Vec<Move>, ()> {
+    let attacker = root.side_to_move();
+    if !c.report.solution_given {
+        return Ok(line);
+    }
+    let mates = crate::mate::verify_composed(root, &line, attacker).is_ok()
+        && (crate::mate::verify_mate_line(root, &line, attacker).is_ok()
+            || ends_in_useless(c, root, &line) != Some(false));
+    if mates {
+        return Ok(line);
+    }
+    let Some(failure) = solution::locate_failure(c, root, &line) else {
+        return Ok(line);
+    };
+    c.report.given_line = Some(failure);
+    match composed {
+        Some(l) => {
+            c.report.solution_given = false;
+            c.report.set_line(root, l);
+            Ok(l.to_vec())
+        }
+        None => {
+            if c.report.of(FindingKind::NoMate).any(|f| f.ply == 0) {
+                c.report.verdict = Verdict::NoMate;
+            } else {
+                c.report.verdict = Verdict::Undecided;
+            }
+            Err(())
+        }
+    }
 }
 
 /// Asks every question of the main line `line` (see the module's comment).

@@ -2,6 +2,7 @@
 //! and Japanese), what was left undecided, and the verdict. Its JSON form is documented in
 //! README.md (`tsumugi check --format json`).
 
+use super::solution::LineFailure;
 use crate::shogi::notation::japanese_line;
 use crate::shogi::{Move, Position};
 use serde_json::{json, Value};
@@ -198,6 +199,9 @@ pub struct Report {
     pub solution_given: bool,
     /// The engine's composer line was read again with the check's 無駄合 rule and changed.
     pub reread: bool,
+    /// The line given is not a mating line: where it fails. The problem is then judged on
+    /// the engine's composer line (`solution_given` is false).
+    pub given_line: Option<LineFailure>,
     /// The main line.
     pub line: Vec<Move>,
     /// The main line in Japanese.
@@ -245,6 +249,7 @@ impl Report {
             convention: super::CONVENTION,
             solution_given: false,
             reread: false,
+            given_line: None,
             line: vec![],
             line_ja: String::new(),
             strict_lower: None,
@@ -302,6 +307,13 @@ impl Report {
             "verdict": self.verdict.key(),
             "solution_given": self.solution_given,
             "reread": self.reread,
+            "given_line": self.given_line.as_ref().map(|g| json!({
+                "line": usi(&g.given),
+                "fails_at_ply": g.ply,
+                "why": g.why,
+                "mate_there": g.mate_there.as_ref().map(|l| usi(l)),
+                "mate_there_ja": g.mate_there.as_ref().map(|l| japanese_line(&g.before, l)),
+            })),
             "line": usi(&self.line),
             "line_ja": self.line_ja,
             "length": self.line.len(),
@@ -327,6 +339,9 @@ impl Report {
         let mut t = format!("verdict: {}\n", self.verdict.key());
         if let Some(e) = &self.error {
             t.push_str(&format!("error: {e}\n"));
+        }
+        if let Some(g) = &self.given_line {
+            t.push_str(&format!("given line: {}\n", g.describe()));
         }
         let from = if self.solution_given {
             "given"
@@ -379,5 +394,38 @@ impl Report {
             self.convention, self.searches, self.nodes, self.time_ms
         ));
         t
+    }
+}
+
+impl LineFailure {
+    /// One sentence: where the line fails, and what mates there.
+    pub fn describe(&self) -> String {
+        let mv = japanese_line(&self.before, &self.given[self.ply - 1..self.ply]);
+        let mut t = format!(
+            "not a mating line: it fails at ply {} ({mv}, {}), which {}",
+            self.ply,
+            self.given[self.ply - 1],
+            self.why
+        );
+        match &self.mate_there {
+            Some(l) => t.push_str(&format!(
+                "; there {} ({}) mates in {}: {}",
+                japanese_line(&self.before, &l[..1]),
+                l[0],
+                plies(l.len()),
+                japanese_line(&self.before, l)
+            )),
+            None => t.push_str("; no mate within the plies left was found there"),
+        }
+        t
+    }
+}
+
+/// "1 ply", "3 plies".
+pub fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
     }
 }

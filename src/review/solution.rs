@@ -166,3 +166,72 @@ pub(super) fn reread(
     }
     None
 }
+
+/// Where a given line that is not a mating line goes wrong: the first attacker move after
+/// which the mate the position had within the line's remaining plies is gone (the move does
+/// not check, or leaves no mate within the plies left, or is the last and does not mate), and
+/// a move that mates there instead (with its line), when the search finds one.
+#[derive(Clone, Debug)]
+pub struct LineFailure {
+    /// The line as given.
+    pub given: Vec<Move>,
+    /// The 1-based ply of the attacker move that fails.
+    pub ply: usize,
+    /// Why the move fails, in a sentence.
+    pub why: String,
+    /// A mate from the position before that ply within the plies the line had left there, if
+    /// one was found (its first move replaces the line's).
+    pub mate_there: Option<Vec<Move>>,
+    /// The position before that ply, for notation.
+    pub before: Position,
+}
+
+/// Walks a given line that is not a mating line (see [`LineFailure`]). `None` if every
+/// attacker move keeps a mate within the plies left (the line's end is then judged by the
+/// caller: useless interpositions left, or undecided).
+pub(super) fn locate_failure(
+    c: &mut Checker,
+    root: &Position,
+    line: &[Move],
+) -> Option<LineFailure> {
+    let mut p = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if i % 2 == 1 {
+            p.do_move(m);
+            continue;
+        }
+        let left = (line.len() - i) as u32;
+        let mut q = p.clone();
+        q.do_move(m);
+        let why = if q.checkers().is_empty() {
+            Some("does not give check".to_string())
+        } else if left == 1 {
+            let mated = q.legal_move_list().as_slice().is_empty();
+            (!mated && ends_in_useless(c, &p, &[m]) != Some(true))
+                .then(|| "does not mate: the defender can still move".to_string())
+        } else {
+            let r = c.solve(&q, None, Some(left - 1), PostSearch::None);
+            match r.outcome {
+                crate::mate::Outcome::Mate(_) => None,
+                crate::mate::Outcome::NoMate => Some("leaves no mate at all".to_string()),
+                crate::mate::Outcome::Unknown(crate::mate::UnknownReason::NoMateWithin(_)) => {
+                    Some(format!("leaves no mate within the {} plies left", left - 1))
+                }
+                // Undecided: not shown to fail here.
+                crate::mate::Outcome::Unknown(_) => None,
+            }
+        };
+        if let Some(why) = why {
+            let r = c.solve(&p, None, Some(left), PostSearch::Shortest);
+            return Some(LineFailure {
+                given: line.to_vec(),
+                ply: i + 1,
+                why,
+                mate_there: super::budget::mate_within(&r, left),
+                before: p,
+            });
+        }
+        p.do_move(m);
+    }
+    None
+}

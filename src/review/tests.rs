@@ -222,11 +222,51 @@ fn interposition_chain_is_useless() {
     assert!(r.useless_interpositions > 0, "{}", r.text());
 }
 
-/// A line that is not a mating line is an error, not a verdict of sound.
+/// A given line that is not a mating line says nothing of the problem: the verdict is the
+/// problem's (judged on the engine's line), and the report says where the given line fails
+/// and what mates there.
 #[test]
-fn bad_line() {
+fn a_given_line_that_fails_is_located_and_the_problem_judged() {
     let r = run("8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", Some("G*2a"));
-    assert!(r.error.is_some(), "{}", r.text());
+    let g = r.given_line.as_ref().expect("the failure located");
+    assert_eq!(g.ply, 1, "{}", r.text());
+    assert_eq!(
+        g.mate_there.as_ref().map(|l| l[0].to_string()).as_deref(),
+        Some("G*1b"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+    assert!(!r.solution_given && r.error.is_none(), "{}", r.text());
+    // The example of a wrong defence followed by a move that does not mate: sound, with the
+    // given line failing at ply 3 where S*6b mates.
+    let r = run(
+        "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
+        Some("9f5b+ 6a5b S*4b"),
+    );
+    assert_eq!(r.verdict, Verdict::Sound, "{}", r.text());
+    let g = r.given_line.as_ref().expect("the failure located");
+    assert_eq!(g.ply, 3, "{}", r.text());
+    assert_eq!(
+        g.mate_there.as_ref().map(|l| l[0].to_string()).as_deref(),
+        Some("S*6b")
+    );
+    assert!(r.text().contains("fails at ply 3"), "{}", r.text());
+    // A given line that mates is judged as given.
+    let r = run(
+        "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
+        Some("9f5b+ 6a5b S*6b"),
+    );
+    assert!(r.given_line.is_none() && r.solution_given, "{}", r.text());
+    // A problem with no mate and a line given: no mate, with where the line fails.
+    let r = run("9/3k5/9/3P5/9/9/9/9/9 b G2r2b4s4n4l17p 1", Some("G*6c"));
+    assert_eq!(r.verdict, Verdict::NoMate, "{}", r.text());
+    assert_eq!(
+        r.given_line.as_ref().map(|g| g.ply),
+        Some(1),
+        "{}",
+        r.text()
+    );
 }
 
 /// A budget too small to ask anything leaves questions undecided, never sound.

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  EXAMPLE, bin, launchChromium, newPage as openPage, nativeSolve, problems, readSet, serveDir,
+  EXAMPLE, HARD_NOMATE, bin, launchChromium, newPage as openPage, nativeSolve, problems, readSet, serveDir,
   shots, site, testData,
 } from './support.mjs';
 
@@ -373,6 +373,67 @@ test('invalid input clears the previous answer', async () => {
   assert.ok(await page.isHidden('#replay-panel'));
   assert.equal(await page.textContent('#p-nodes'), '-');
   assert.ok(await page.isDisabled('#solve'));
+  await page.close();
+});
+
+// Any change of the position takes the old answer down: its verdict, line, replay board, USI
+// and KIF answer the position before, and a replay board must never show another position
+// than the answer's.
+async function assertNoAnswer(page, how) {
+  for (const id of ['#answer', '#verdict', '#japanese', '#status-text']) {
+    assert.equal((await page.textContent(id)).trim(), '', `${how}: ${id}`);
+  }
+  assert.ok(await page.isHidden('#replay-panel'), `${how}: replay board`);
+  assert.equal(await page.textContent('#p-nodes'), '-', how);
+  assert.ok(await page.isEnabled('#solve'), how);
+}
+
+for (const how of ['a SFEN loaded', 'a .csa file dropped', 'a square erased']) {
+  test(`${how} after an answer clears the answer`, async () => {
+    const page = await newPage(query(EXAMPLE, 'composer', '&lang=en'));
+    await solvedAnswer(page);
+    assert.notEqual((await page.textContent('#answer')).trim(), '');
+    assert.ok(await page.isVisible('#replay-panel'));
+    if (how === 'a SFEN loaded') {
+      await loadText(page, OTHER);
+      assert.equal(await page.inputValue('#sfen'), OTHER);
+    } else if (how === 'a .csa file dropped') {
+      await loadText(page, OTHER);
+      await page.click('#solve');
+      await solvedAnswer(page);
+      assert.ok(await page.isVisible('#replay-panel'));
+      const b64 = fs.readFileSync(path.join(testData, 'interposition.csa')).toString('base64');
+      const dt = await page.evaluateHandle((b64) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], 'interposition.csa'));
+        return transfer;
+      }, b64);
+      await page.dispatchEvent('#solve-panel', 'drop', { dataTransfer: dt });
+      await page.waitForFunction((s) => document.getElementById('sfen').value === s, EXAMPLE);
+    } else {
+      await page.click('.tool[data-tool="erase"]');
+      await page.click('#editor-board .sq[data-sq="3c"]');
+      assert.notEqual(await page.inputValue('#sfen'), EXAMPLE);
+    }
+    await assertNoAnswer(page, how);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test('a new position loaded during a search abandons it: no answer of the old position appears', async () => {
+  const page = await readyPage(HARD_NOMATE, 'en');
+  await page.click('#solve');
+  await page.waitForFunction(() => document.body.dataset.state === 'solving');
+  await loadText(page, OTHER);
+  await assertNoAnswer(page, 'loaded during a search');
+  // The abandoned search's answer, if the worker still sends one, is not shown.
+  await page.waitForTimeout(1500);
+  assert.equal((await page.textContent('#answer')).trim(), '');
+  await page.click('#solve');
+  assert.match(await solvedAnswer(page), /^checkmate G\*5b$/);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 
