@@ -16,7 +16,8 @@
 //! format's own encoding), UTF-8 for `.kifu`.
 
 use super::board::{
-    file_of, kanji_count, kind_of_char, kind_prefix, rank_of, resolve_move, MoveSpec, Setup,
+    board_char, file_of, kanji_count, kanji_number, kind_of_char, kind_prefix, rank_of,
+    resolve_move, MoveSpec, Setup,
 };
 use super::{play, shorten, Format, Record, RecordError};
 use crate::shogi::{Color, Move, PieceKind, Position, Square};
@@ -190,6 +191,52 @@ fn parse_hand(value: &str) -> Result<[u32; 7], String> {
     Ok(h)
 }
 
+/// What hand-made problem files write for "every piece not on the board or in the other hand"
+/// (the defender's hand of a mate problem). No reader we know takes it (cshogi, python-shogi,
+/// ShogiHome's tsshogi: checked 2026-11), so a file with it is refused, with the list it
+/// stands for, rather than read as something other readers would not read.
+const REST_OF_PIECES: [&str; 3] = ["残り全部", "残りの駒全部", "残り全て"];
+
+/// The error for a hand of side `c` written `残り全部` under header `key`: the pieces it
+/// stands for in this diagram, written as a KIF hand, for the user to put in its place.
+fn rest_of_pieces(setup: &Setup, c: Color, key: &str) -> String {
+    let mut left = [0i64; 7];
+    for k in PieceKind::HAND {
+        left[k.index()] = k.max_count() as i64;
+    }
+    for (_, k) in setup.cells.iter().flatten() {
+        let k = k.unpromote();
+        if k != PieceKind::King {
+            left[k.index()] -= 1;
+        }
+    }
+    for k in PieceKind::HAND {
+        left[k.index()] -= setup.hands[c.flip().index()][k.index()] as i64;
+    }
+    if left.iter().any(|&n| n < 0) {
+        return format!(
+            "'{key}：残り全部' (every piece not on the board or in the other hand) is not read, \
+             and cannot stand for anything here: the diagram has more pieces of a kind than a \
+             set holds"
+        );
+    }
+    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
+        .iter()
+        .filter(|k| left[k.index()] > 0)
+        .map(|&k| format!("{}{}", board_char(k), kanji_number(left[k.index()] as u32)))
+        .collect();
+    let list = if items.is_empty() {
+        "なし".to_string()
+    } else {
+        items.join("　")
+    };
+    format!(
+        "'{key}：残り全部' (every piece not on the board or in the other hand) is not read, \
+         here or by other KIF readers (cshogi, ShogiHome); write the pieces it stands for: \
+         '{key}：{list}'"
+    )
+}
+
 /// The nine cells of a BOD row, file 9 first.
 type Row = [Option<(Color, PieceKind)>; 9];
 
@@ -261,6 +308,8 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     // Which hand lines a diagram had: both are part of it (a lost one would read as an empty
     // hand).
     let mut hand_lines = [false; 2];
+    // A hand written `残り全部` (line, side, header key): see `rest_of_pieces`.
+    let mut rest_hand: Option<(usize, Color, String)> = None;
     let mut moves: Vec<PendingMove> = vec![];
     let mut last_number = 0;
     let mut ended = false;
@@ -379,7 +428,19 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         if let Some((key, value)) = t.split_once('：').or_else(|| t.split_once(':')) {
             let value = value.trim_matches(['　', ' ']);
             let hand = |v: &str| parse_hand(v).map_err(|e| RecordError::new(n, e));
+            if key.trim().ends_with("の持駒") && REST_OF_PIECES.contains(&value) {
+                let c = if matches!(key.trim(), "後手の持駒" | "上手の持駒") {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                rest_hand = Some((n, c, key.trim().to_string()));
+            }
             match key.trim() {
+                _ if rest_hand.as_ref().is_some_and(|r| r.0 == n) => {
+                    hand_lines[rest_hand.as_ref().map_or(0, |r| r.1.index())] = true;
+                    any_diagram = true;
+                }
                 "後手の持駒" | "上手の持駒" => {
                     setup.hands[Color::White.index()] = hand(value)?;
                     hand_lines[Color::White.index()] = true;
@@ -436,6 +497,9 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             for (i, c) in cells.iter().enumerate() {
                 setup.cells[Square::new(8 - i as u8, r as u8).index()] = *c;
             }
+        }
+        if let Some((n, c, key)) = &rest_hand {
+            return Err(RecordError::new(*n, rest_of_pieces(&setup, *c, key)));
         }
         setup.side = side.unwrap_or(Color::Black);
         setup

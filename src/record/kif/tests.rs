@@ -233,3 +233,28 @@ fn written_kif_reads_back() {
     assert_eq!(r.start.to_sfen(), p.to_sfen());
     assert_eq!(r.moves, line);
 }
+
+/// `残り全部` (and its variants) for a hand is refused, and the error names the pieces it
+/// stands for in that diagram, as a KIF hand the user can write instead.
+#[test]
+fn rest_of_the_pieces_is_refused_with_the_list_it_stands_for() {
+    for rest in ["残り全部", "残りの駒全部"] {
+        let text = DAILY.replace(
+            "後手の持駒：飛　角二　金三　銀四　桂四　香四　歩十七",
+            &format!("後手の持駒：{rest}"),
+        );
+        let e = read(&text).unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        // The board holds the king, a pawn and a rook; Black holds a gold.
+        assert!(
+            e.to_string()
+                .contains("'後手の持駒：飛　角二　金三　銀四　桂四　香四　歩十七'"),
+            "{e}"
+        );
+    }
+    // Black's hand written so: the rest after White's hand.
+    let text = DAILY.replace("先手の持駒：金", "先手の持駒：残り全部");
+    assert!(text.contains("先手の持駒：残り全部"));
+    let e = read(&text).unwrap_err();
+    assert!(e.to_string().contains("'先手の持駒：金'"), "{e}");
+}
