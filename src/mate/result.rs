@@ -38,6 +38,23 @@ impl std::fmt::Display for UnknownReason {
     }
 }
 
+impl UnknownReason {
+    /// The reason in Japanese, for `--format ja` and Japanese reports.
+    pub fn japanese(&self) -> String {
+        match self {
+            UnknownReason::Stopped => "中断".into(),
+            UnknownReason::Time => "時間切れ".into(),
+            UnknownReason::Nodes => "探索局面数の上限に到達".into(),
+            UnknownReason::Unverified(_) => {
+                "詰みは証明したが、検証できる手順を得られなかった".into()
+            }
+            UnknownReason::NoMateWithin(n) => {
+                format!("{n}手以内の詰みなし (証明済み。{n}手より長い詰みは探していない)")
+            }
+        }
+    }
+}
+
 /// What a search established about the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {

@@ -46,7 +46,7 @@ pub fn write_answer(format: OutFormat, text: &str) {
 /// The answer in Japanese: the line and `まで<n>手で詰み`, `不詰`, or `未解決`.
 pub fn ja_text(pos: &Position, r: &SearchResult) -> String {
     match &r.outcome {
-        Outcome::Mate(l) if l.is_empty() => "詰み (the side to move is checkmated)".into(),
+        Outcome::Mate(l) if l.is_empty() => "詰み (手番側がすでに詰んでいる)".into(),
         Outcome::Mate(l) => {
             let mut text = format!("{} まで{}手で詰み", japanese_line(pos, l), l.len());
             // A composed line's length is the composers' count: said so, with the strict one.
@@ -55,12 +55,11 @@ pub fn ja_text(pos: &Position, r: &SearchResult) -> String {
             }
             text
         }
-        Outcome::NoMate => "不詰 (no mate, proven)".into(),
-        Outcome::Unknown(UnknownReason::NoMateWithin(n)) => format!(
-            "{n}手以内の詰みなし (証明済み; {n}手より長い詰みは探していない; no mate within {n} \
-             plies, proven; longer mates not searched)"
-        ),
-        Outcome::Unknown(why) => format!("未解決 (undecided: {why})"),
+        Outcome::NoMate => "不詰 (詰みがないことを証明済み)".into(),
+        Outcome::Unknown(UnknownReason::NoMateWithin(n)) => {
+            format!("{n}手以内の詰みなし (証明済み。{n}手より長い詰みは探していない)")
+        }
+        Outcome::Unknown(why) => format!("未解決 ({})", why.japanese()),
     }
 }
 
@@ -127,5 +126,37 @@ pub fn result_word(outcome: &Outcome) -> &'static str {
         // Proven, but only up to the limit: neither "nomate" nor a mere "unknown".
         Outcome::Unknown(UnknownReason::NoMateWithin(_)) => "no_mate_within",
         Outcome::Unknown(_) => "unknown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mate::SearchResult;
+
+    /// `--format ja` is Japanese throughout: no English words in any outcome's text (USI
+    /// moves aside, which `ja_text` does not write).
+    #[test]
+    fn japanese_answers_hold_no_english() {
+        let pos = Position::from_sfen("9/3k5/9/3P5/9/9/9/9/9 b G2r2b4s4n4l17p 1").unwrap();
+        let mut outcomes = vec![Outcome::NoMate, Outcome::Mate(vec![])];
+        for why in [
+            UnknownReason::Stopped,
+            UnknownReason::Time,
+            UnknownReason::Nodes,
+            UnknownReason::Unverified("a gap".into()),
+            UnknownReason::NoMateWithin(7),
+        ] {
+            outcomes.push(Outcome::Unknown(why));
+        }
+        for o in outcomes {
+            let mut r = SearchResult::unknown(UnknownReason::Stopped);
+            r.outcome = o.clone();
+            let text = ja_text(&pos, &r);
+            assert!(
+                !text.chars().any(|c| c.is_ascii_alphabetic()),
+                "{o:?}: {text}"
+            );
+        }
     }
 }
