@@ -137,3 +137,25 @@ def test_kif_file_moves_are_the_solution(tmp_path):
     assert d["sfen"].split()[:3] == sfen.split()[:3]
     assert verify_mate_line(sfen, d["line"])[0], d["line"]
     assert code in (0, 1, 3)
+
+
+def test_japanese_report_and_a_kif_that_keeps_the_input_headers(tmp_path):
+    """`--format ja` is the report in Japanese; the KIF written keeps the input file's headers
+    (作品名, 作者) and comments in Japanese, and names the spare pieces (駒余り)."""
+    sfen = "3sks3/9/4S4/9/9/B8/9/9/9 b SG2rb3g4n4l18p 1"
+    bod = subprocess.run([str(engine_path()), "solve", "--format", "kifu", "--post-search",
+                          "none", sfen], capture_output=True, text=True, timeout=60).stdout
+    board = bod[bod.index("後手の持駒"):bod.index("手数----")]
+    kif = tmp_path / "problem.kifu"
+    kif.write_text("作品名：試作\n作者：詰め太郎\n" + board + "手数----指手---------消費時間--\n",
+                   encoding="utf-8")
+    p = subprocess.run([str(engine_path()), "check", str(kif), "--format", "ja",
+                        "--hash-mb", "32"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1, p.stderr
+    assert p.stdout.startswith("判定: 不完全作\n"), p.stdout
+    assert "余詰: ここから3手の別の詰みあり" in p.stdout, p.stdout
+    assert "詰め上がりで攻方の持駒に" in p.stdout, p.stdout
+    out = subprocess.run([str(engine_path()), "check", str(kif), "--format", "kifu",
+                          "--hash-mb", "32"], capture_output=True, text=True, timeout=60).stdout
+    assert "作品名：試作\n作者：詰め太郎\n" in out, out
+    assert "tsumugi 検討: 不完全作" in out, out

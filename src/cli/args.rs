@@ -66,6 +66,8 @@ pub enum Command {
 pub enum CheckFormat {
     /// The report for people.
     Text,
+    /// The same in Japanese, in the words composers use.
+    Ja,
     /// One JSON object (documented in README.md).
     Json,
     /// A KIF file in Shift_JIS (CP932): the main line, each finding a 変化 with a comment.

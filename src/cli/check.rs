@@ -15,33 +15,42 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// The problem and, from a record file with moves (KIF, CSA, SFEN `moves`), its solution.
-fn read_problem(args: &CheckArgs) -> Result<(Position, Option<Vec<Move>>), String> {
+/// The problem, from a record file with moves (KIF, CSA, SFEN `moves`) its solution, and the
+/// file's own headers (a KIF's 作品名, 作者, ...).
+type Problem = (Position, Option<Vec<Move>>, Vec<(String, String)>);
+
+fn read_problem(args: &CheckArgs) -> Result<Problem, String> {
     if args.sfen.is_none() && args.position.len() == 1 && Path::new(&args.position[0]).is_file() {
         let path = Path::new(&args.position[0]);
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let rec = record::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let start = Position::from_sfen(&rec.start.to_sfen()).unwrap_or(rec.start.clone());
         let moves = (!rec.moves.is_empty()).then(|| rec.moves.clone());
-        return Ok((start, moves));
+        return Ok((start, moves, rec.headers));
     }
-    read_position(&args.position, &args.sfen).map(|p| (p, None))
+    read_position(&args.position, &args.sfen).map(|p| (p, None, vec![]))
 }
 
 /// The report as a KIF for a shogi GUI: the problem, the main line, and each finding with
 /// moves as a variation (変化) at its ply, its first move commented `*<name>: <note>`; findings
 /// without moves are comments on the main line's move (ply 0: before the first move), as are
 /// the verdict and the open questions' reasons.
-pub fn report_kif(root: &Position, report: &Report) -> String {
+pub fn report_kif(root: &Position, report: &Report, headers: &[(String, String)]) -> String {
+    // A KIF is read in a Japanese GUI: the comments are the Japanese report.
+    let convention = report
+        .convention
+        .split(':')
+        .next()
+        .unwrap_or(report.convention);
     let mut head = vec![format!(
-        "tsumugi check: {} ({})",
-        report.verdict.key(),
-        report.convention
+        "tsumugi 検討: {} (規約 {convention})",
+        report.verdict.japanese()
     )];
     if let Some(e) = &report.error {
-        head.push(format!("error: {e}"));
+        head.push(format!("エラー: {e}"));
     }
     if let Some(g) = &report.given_line {
-        head.push(format!("given line: {}", g.describe()));
+        head.push(format!("与えられた手順: {}", g.describe_ja()));
     }
     let mut notes: Vec<(usize, String)> = vec![];
     let mut vars: Vec<kif::Variation> = vec![];
@@ -62,20 +71,20 @@ pub fn report_kif(root: &Position, report: &Report) -> String {
     };
     for f in &report.findings {
         let sev = match f.kind.severity() {
-            Severity::Flaw => "flaw",
-            Severity::Note => "note",
+            Severity::Flaw => "不備",
+            Severity::Note => "注",
         };
         place(
             f.ply,
             &f.moves,
-            format!("{}: {} [{sev}, ply {}]", f.kind.name(), f.note, f.ply),
+            format!("{}: {} [{sev}、{}手目]", f.kind.name(), f.note_ja, f.ply),
         );
     }
     for u in &report.undecided {
         place(
             u.ply,
             &u.moves,
-            format!("未解決: {} [ply {}]", u.why, u.ply),
+            format!("未確定: {} [{}手目]", u.why_ja, u.ply),
         );
     }
     let mut end = root.clone();
@@ -83,14 +92,30 @@ pub fn report_kif(root: &Position, report: &Report) -> String {
         end.do_move(m);
     }
     let mated = !report.line.is_empty() && end.is_checkmated();
-    kif::write_tree(
+    let text = kif::write_tree(
         root,
         &report.line,
         mated.then_some("詰み"),
         &head,
         &notes,
         &vars,
-    )
+    );
+    with_headers(text, headers)
+}
+
+/// `text` (a KIF whose first line is its `#` comment) with the input file's `headers`
+/// (作品名, 作者, ...) written after that line, as KIF headers come before the diagram.
+fn with_headers(text: String, headers: &[(String, String)]) -> String {
+    if headers.is_empty() {
+        return text;
+    }
+    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let mut out = format!("{first}\n");
+    for (k, v) in headers {
+        out.push_str(&format!("{k}：{v}\n"));
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `tsumugi check [options] <problem>`.
@@ -99,7 +124,7 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     if args.position.is_empty() && args.sfen.is_none() {
         return usage_error(SUB, "check needs a problem (SFEN, a file or '-')");
     }
-    let (pos, from_file) = match read_problem(&args) {
+    let (pos, from_file, headers) = match read_problem(&args) {
         Ok(p) => p,
         Err(e) => {
             note(format_args!(
@@ -145,9 +170,10 @@ pub fn cmd_check(args: CheckArgs) -> ExitCode {
     });
     match args.format {
         CheckFormat::Text => say(report.text()),
+        CheckFormat::Ja => say(report.text_ja()),
         CheckFormat::Json => say(report.json()),
-        CheckFormat::Kif => say_bytes(&kif::encode(&report_kif(&root, &report), false)),
-        CheckFormat::Kifu => say_bytes(&kif::encode(&report_kif(&root, &report), true)),
+        CheckFormat::Kif => say_bytes(&kif::encode(&report_kif(&root, &report, &headers), false)),
+        CheckFormat::Kifu => say_bytes(&kif::encode(&report_kif(&root, &report, &headers), true)),
     }
     if STOP.load(Ordering::SeqCst) {
         return ExitCode::from(EXIT_INTERRUPTED);

@@ -129,6 +129,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         format: Format::Ascii,
         start,
         moves: vec![],
+        headers: vec![],
     })
 }
 

@@ -307,6 +307,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         format: Format::Csa,
         start,
         moves: played,
+        headers: vec![],
     })
 }
 

@@ -311,6 +311,8 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     // A hand written `残り全部` (line, side, header key): see `rest_of_pieces`.
     let mut rest_hand: Option<(usize, Color, String)> = None;
     let mut moves: Vec<PendingMove> = vec![];
+    // Headers that say nothing of the position, kept (see `Record::headers`).
+    let mut headers: Vec<(String, String)> = vec![];
     let mut last_number = 0;
     let mut ended = false;
     for (i, raw) in text.lines().enumerate() {
@@ -468,7 +470,13 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                         _ => return Err(RecordError::new(n, format!("unknown 手番 '{value}'"))),
                     }
                 }
-                _ => {} // other headers: players, date, event, ...
+                // Other headers (title, composer, players, date, event, ...): kept when they
+                // say something.
+                k => {
+                    if !value.is_empty() {
+                        headers.push((k.to_string(), value.to_string()));
+                    }
+                }
             }
             continue;
         }
@@ -562,6 +570,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         format: Format::Kif,
         start,
         moves: played,
+        headers,
     })
 }
 

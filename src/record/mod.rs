@@ -96,6 +96,10 @@ pub struct Record {
     pub start: Position,
     /// The moves played from `start`, each legal.
     pub moves: Vec<Move>,
+    /// The file's own headers, in order, that say nothing of the position (a KIF's `作品名`,
+    /// `作者`, `発表誌`, ...): kept for what is written from the record (`tsumugi check`'s
+    /// KIF). Empty for the other formats.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Record {

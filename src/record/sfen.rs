@@ -71,6 +71,7 @@ fn read_line_whole(line: &str, whole: bool) -> Result<Record, String> {
         format: Format::Sfen,
         start,
         moves,
+        headers: vec![],
     })
 }
 

@@ -3,6 +3,7 @@
 //! mate passes through a later position of the line).
 
 use super::budget::{mate_within, Checker};
+use super::report::plies;
 use super::report::{Finding, FindingKind, Undecided};
 use super::Question;
 use crate::mate::{Outcome, PostSearch};
@@ -36,6 +37,7 @@ pub(super) fn attacker_alternative(
                 p,
                 &[q.alt],
                 "another mating move at the last ply (最終手余詰, tolerated)",
+                "最終手で別の詰め手あり (最終手余詰、許容)",
             ));
         }
         return;
@@ -75,6 +77,7 @@ pub(super) fn attacker_alternative(
                     "reaches the main line's position before ply {} (手順前後/迂回)",
                     j + 1
                 ),
+                &format!("本手順の{}手目の前の局面に合流 (手順前後/迂回)", j + 1),
             ));
         } else if alt_line.len() < rest {
             c.report.add(Finding::new(
@@ -83,7 +86,11 @@ pub(super) fn attacker_alternative(
                 p,
                 &full,
                 &format!(
-                    "another mate in {} plies from here, the line needs {rest} (余詰)",
+                    "another mate in {} from here, the line needs {rest} (余詰)",
+                    plies(full.len())
+                ),
+                &format!(
+                    "ここから{}手の別の詰みあり、本手順は{rest}手 (余詰)",
                     full.len()
                 ),
             ));
@@ -93,8 +100,12 @@ pub(super) fn attacker_alternative(
                 p,
                 &full,
                 &format!(
-                    "mates in {} strict plies; whether that is within the line's {rest} in \
+                    "mates in {} (strict count); whether that is within the line's {rest} in \
                      composer count (無駄合 omitted) was not decided",
+                    plies(full.len())
+                ),
+                &format!(
+                    "すべての合駒を数えて{}手で詰む。無駄合を除いて本手順の{rest}手以内かは未確定",
                     full.len()
                 ),
             ));
@@ -108,13 +119,15 @@ pub(super) fn attacker_alternative(
             q.ply,
             p,
             &[q.alt],
-            &format!("whether this check mates within {} plies: {why}", rest),
+            &format!("whether this check mates within {}: {why}", plies(rest)),
+            &format!("この王手が{rest}手以内に詰むか: {}", why.japanese()),
         )),
         Outcome::Mate(_) => c.report.undecided.push(Undecided::new(
             q.ply,
             p,
             &[q.alt],
             "mate proven but its length within the limit was not established",
+            "詰みは証明したが、手数が制限以内かは未確定",
         )),
     }
 }

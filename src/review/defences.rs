@@ -5,6 +5,7 @@
 //! shorter variation (asked again for 変化別詰).
 
 use super::budget::{exact_mate, Checker};
+use super::report::{pieces_en, plies};
 use super::report::{Finding, FindingKind, Undecided};
 use super::solution::spare_after;
 use super::useless::useless;
@@ -39,15 +40,19 @@ pub(super) fn measure(
         (_, Some(l)) => Some(l),
         (Outcome::NoMate, _) => None,
         (Outcome::Mate(_), None) | (Outcome::Unknown(_), _) => {
-            let why = match &r.outcome {
-                Outcome::Unknown(w) => w.to_string(),
-                _ => "shortest mate not proven".into(),
+            let (why, why_ja) = match &r.outcome {
+                Outcome::Unknown(w) => (w.to_string(), w.japanese()),
+                _ => (
+                    "shortest mate not proven".into(),
+                    "最短の詰みを証明できず".into(),
+                ),
             };
             c.report.undecided.push(Undecided::new(
                 q.ply,
                 p,
                 &[q.alt],
                 &format!("how long this defence lasts: {why}"),
+                &format!("この応手で何手かかるか: {why_ja}"),
             ));
             return;
         }
@@ -106,6 +111,7 @@ fn judge_ply(
             p,
             &[own],
             "the line's own defence has no mate (proven)",
+            "本手順の応手で不詰 (証明済み)",
         ));
         return;
     };
@@ -122,6 +128,7 @@ fn judge_ply(
                 p,
                 &[d.evasion],
                 "this defence escapes: no mate after it (proven)",
+                "この応手で逃れ: 以下不詰 (証明済み)",
             ));
             continue;
         };
@@ -138,7 +145,12 @@ fn judge_ply(
                 p,
                 &full,
                 &format!(
-                    "lasts {} plies from here where the line's defence lasts {} (早詰 of the line)",
+                    "lasts {} from here where the line's defence lasts {} (早詰 of the line)",
+                    plies(full.len()),
+                    main_len + 1
+                ),
+                &format!(
+                    "ここから{}手かかる。本手順の応手は{}手 (本手順は早詰)",
                     full.len(),
                     main_len + 1
                 ),
@@ -173,6 +185,7 @@ fn counts_as_defence(
                 p,
                 full,
                 "whether this interposition is useless (無駄合) was not decided",
+                "この合駒が無駄合かは未確定",
             ));
             false
         }
@@ -197,8 +210,13 @@ fn as_long(
             p,
             full,
             &format!(
-                "as long as the line's defence and leaves {spare} spare piece(s) \
-                 where the line leaves {main_spare}: the defender's choice (駒余り rule)"
+                "as long as the line's defence and leaves {} \
+                 where the line leaves {main_spare}: the defender's choice (駒余り rule)",
+                pieces_en(spare)
+            ),
+            &format!(
+                "本手順の応手と同手数で、攻方の持駒の余りが{spare}枚 (本手順は{main_spare}枚): \
+                 玉方はこちらを選ぶ (駒余りの規則)"
             ),
         ));
     } else {
@@ -208,9 +226,10 @@ fn as_long(
             p,
             full,
             &format!(
-                "as long as the line's defence ({} plies from here): 変同",
-                full.len()
+                "as long as the line's defence ({} from here): 変同",
+                plies(full.len())
             ),
+            &format!("本手順の応手と同手数 (ここから{}手): 変同", full.len()),
         ));
     }
 }

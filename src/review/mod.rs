@@ -52,7 +52,8 @@ pub use solution::{parse_solution, LineFailure};
 use alternatives::{attacker_alternative, Main};
 use budget::{Checker, MIN_SHARE};
 use defences::Defence;
-use solution::{ends_in_useless, positions, reread, spare_after};
+use report::{pieces_en, plies};
+use solution::{ends_in_useless, hand_after, positions, reread, spare_after};
 use variations::variation_alternatives;
 
 use crate::mate::{Outcome, PostSearch, Solver};
@@ -66,6 +67,12 @@ pub const CONVENTION: &str = "tsumugi-check-1: modern 詰将棋 rules (詰将棋
 count); 最終手余詰 and 手順前後/迂回 reported apart as tolerated; longest defence by composer \
 count with 無駄合 not a defence (tsumugi's rule: an interposition captured at once whose piece \
 stays spare); among equal lengths the defender avoids 駒余り; 変同 and 変化別詰 are notes";
+
+/// [`CONVENTION`] in Japanese, for the Japanese report.
+pub const CONVENTION_JA: &str = "tsumugi-check-1: 現代の詰将棋の規則 (詰将棋パラダイスの慣用): \
+余詰 = 本手順の攻方の手で、別の王手が残り手数以内に詰む (すべての合駒を数えて); 最終手余詰と\
+手順前後/迂回は許容として別に示す; 玉方の最長の応手は無駄合を応手に数えずに決める (tsumugi の規則: \
+すぐに取られ、取った駒が余る合駒は無駄合); 同手数なら玉方は駒余りを避ける; 変同と変化別詰は注";
 
 /// What to check and with what budget.
 #[derive(Clone, Debug)]
@@ -144,6 +151,7 @@ pub fn check_with_progress(
                 root,
                 &[],
                 "no mate (proven)",
+                "不詰 (証明済み)",
             ));
             if opts.solution.is_none() {
                 c.report.verdict = Verdict::NoMate;
@@ -159,6 +167,7 @@ pub fn check_with_progress(
                 root,
                 &[],
                 &format!("the problem's own solve: {why}"),
+                &format!("問題そのものの探索: {}", why.japanese()),
             ));
             None
         }
@@ -235,6 +244,7 @@ pub fn check_with_progress(
                 &[],
                 "the line ends in check with interpositions left that the check could not \
                  show useless (無駄合)",
+                "手順の最後に王手が残り、無駄合と示せない合駒がある",
             )),
         }
     }
@@ -252,7 +262,12 @@ pub fn check_with_progress(
                 root,
                 &shorter,
                 &format!(
-                    "a mate in {upper} plies exists (strict count); the line has {}",
+                    "a mate in {} exists (strict count); the line has {}",
+                    plies(upper as usize),
+                    line.len()
+                ),
+                &format!(
+                    "すべての合駒を数えて{upper}手の詰みあり。本手順は{}手",
                     line.len()
                 ),
             ));
@@ -268,7 +283,15 @@ pub fn check_with_progress(
             line.len(),
             root,
             &[],
-            &format!("{spare} piece(s) left in the attacker's hand at the end (駒余り)"),
+            &format!(
+                "{} left in the attacker's hand at the end: {} (駒余り)",
+                pieces_en(spare),
+                report::hand_en(&hand_after(root, &line))
+            ),
+            &format!(
+                "詰め上がりで攻方の持駒に{}が余る (駒余り)",
+                report::hand_ja(&hand_after(root, &line))
+            ),
         ));
     }
     c.report.decide();
@@ -427,6 +450,7 @@ fn ask_in_passes(
                 &along[q.ply],
                 &[q.alt],
                 "no time left",
+                "時間切れ",
             ));
         }
     }

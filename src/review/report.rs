@@ -3,8 +3,9 @@
 //! README.md (`tsumugi check --format json`).
 
 use super::solution::LineFailure;
+use crate::record::board::{board_char, kanji_number};
 use crate::shogi::notation::japanese_line;
-use crate::shogi::{Move, Position};
+use crate::shogi::{Hand, Move, PieceKind, Position};
 use serde_json::{json, Value};
 
 /// What a finding is (the composers' name in [`FindingKind::name`]).
@@ -101,6 +102,8 @@ pub struct Finding {
     pub moves_ja: String,
     /// One sentence.
     pub note: String,
+    /// The same in Japanese, in the words composers use.
+    pub note_ja: String,
 }
 
 impl Finding {
@@ -111,6 +114,7 @@ impl Finding {
         pos: &Position,
         moves: &[Move],
         note: &str,
+        note_ja: &str,
     ) -> Finding {
         Finding {
             kind,
@@ -122,6 +126,7 @@ impl Finding {
             moves: moves.to_vec(),
             moves_ja: japanese_line(pos, moves),
             note: note.to_string(),
+            note_ja: note_ja.to_string(),
         }
     }
 
@@ -134,6 +139,7 @@ impl Finding {
             "moves": usi(&self.moves),
             "moves_ja": self.moves_ja,
             "note": self.note,
+            "note_ja": self.note_ja,
         })
     }
 }
@@ -149,16 +155,19 @@ pub struct Undecided {
     pub moves_ja: String,
     /// What was asked and why it is open.
     pub why: String,
+    /// The same in Japanese.
+    pub why_ja: String,
 }
 
 impl Undecided {
     /// An open question at 0-based `ply` (0 with no moves: the problem as a whole).
-    pub fn new(ply: usize, pos: &Position, moves: &[Move], why: &str) -> Undecided {
+    pub fn new(ply: usize, pos: &Position, moves: &[Move], why: &str, why_ja: &str) -> Undecided {
         Undecided {
             ply: if moves.is_empty() { ply } else { ply + 1 },
             moves: moves.to_vec(),
             moves_ja: japanese_line(pos, moves),
             why: why.to_string(),
+            why_ja: why_ja.to_string(),
         }
     }
 }
@@ -184,6 +193,16 @@ impl Verdict {
             Verdict::Flawed => "flawed",
             Verdict::NoMate => "nomate",
             Verdict::Undecided => "undecided",
+        }
+    }
+
+    /// The verdict as composers say it: 完全作, 不完全作, 不詰, 未確定.
+    pub fn japanese(self) -> &'static str {
+        match self {
+            Verdict::Sound => "完全作",
+            Verdict::Flawed => "不完全作",
+            Verdict::NoMate => "不詰",
+            Verdict::Undecided => "未確定",
         }
     }
 }
@@ -326,12 +345,85 @@ impl Report {
             "findings": self.findings.iter().map(Finding::json).collect::<Vec<_>>(),
             "undecided": self.undecided.iter().map(|u| json!({
                 "ply": u.ply, "moves": usi(&u.moves), "moves_ja": u.moves_ja, "why": u.why,
+                "why_ja": u.why_ja,
             })).collect::<Vec<_>>(),
             "error": self.error,
             "searches": self.searches,
             "nodes": self.nodes,
             "time_ms": self.time_ms,
         })
+    }
+
+    /// The problem has no mate (proven).
+    fn no_mate(&self) -> bool {
+        self.of(FindingKind::NoMate).any(|f| f.ply == 0)
+    }
+
+    /// The report for people, in Japanese: the words composers use (完全作, 余詰, 早詰, 変同,
+    /// 駒余り, ...). The convention's name stays as it is (it is an identifier).
+    pub fn text_ja(&self) -> String {
+        let mut t = format!("判定: {}\n", self.verdict.japanese());
+        if let Some(e) = &self.error {
+            t.push_str(&format!("エラー: {e}\n"));
+        }
+        if let Some(g) = &self.given_line {
+            t.push_str(&format!("与えられた手順: {}\n", g.describe_ja()));
+        }
+        let from = if self.solution_given {
+            "与えられた作意"
+        } else {
+            "エンジンの作意手順"
+        };
+        t.push_str(&format!(
+            "手順 ({from}、{}手): {}\n",
+            self.line.len(),
+            self.line_ja
+        ));
+        match (self.strict_lower, self.strict_upper) {
+            (Some(l), Some(u)) if l >= u => {
+                t.push_str(&format!("最短手数: {u}手 (すべての合駒を数えて、証明済み)"))
+            }
+            (Some(l), Some(u)) => t.push_str(&format!(
+                "最短手数: {l}手から{u}手の間 (すべての合駒を数えて)"
+            )),
+            _ if self.no_mate() => t.push_str("最短手数: なし (不詰、証明済み)"),
+            _ => t.push_str("最短手数: 未確定"),
+        }
+        if let Some(c) = self.composer_length {
+            t.push_str(&format!("。無駄合を除いて{c}手"));
+        }
+        t.push('\n');
+        for f in &self.findings {
+            let sev = match f.kind.severity() {
+                Severity::Flaw => "不備",
+                Severity::Note => "注",
+            };
+            t.push_str(&format!(
+                "[{sev}] {}手目 {}: {}",
+                f.ply,
+                f.kind.name(),
+                f.note_ja
+            ));
+            if !f.moves.is_empty() {
+                t.push_str(&format!("\n    {}  ({})", f.moves_ja, usi(&f.moves)));
+            }
+            t.push('\n');
+        }
+        for u in &self.undecided {
+            t.push_str(&format!("[未確定] {}手目: {}", u.ply, u.why_ja));
+            if !u.moves.is_empty() {
+                t.push_str(&format!("\n    {}  ({})", u.moves_ja, usi(&u.moves)));
+            }
+            t.push('\n');
+        }
+        t.push_str(&format!(
+            "規約: {}\n探索 {}回 局面数 {} 時間 {} ms",
+            super::CONVENTION_JA,
+            self.searches,
+            self.nodes,
+            self.time_ms
+        ));
+        t
     }
 
     /// The report for people.
@@ -360,6 +452,7 @@ impl Report {
             (Some(l), Some(u)) => t.push_str(&format!(
                 "shortest mate: between {l} and {u} plies (strict)"
             )),
+            _ if self.no_mate() => t.push_str("shortest mate: none (no mate, proven)"),
             _ => t.push_str("shortest mate: not established"),
         }
         if let Some(c) = self.composer_length {
@@ -419,6 +512,25 @@ impl LineFailure {
         }
         t
     }
+
+    /// [`LineFailure::describe`] in Japanese.
+    pub fn describe_ja(&self) -> String {
+        let mv = japanese_line(&self.before, &self.given[self.ply - 1..self.ply]);
+        let mut t = format!(
+            "詰め手順になっていない: {}手目の{mv}で{}",
+            self.ply, self.why_ja
+        );
+        match &self.mate_there {
+            Some(l) => t.push_str(&format!(
+                "。そこでは{}で{}手詰: {}",
+                japanese_line(&self.before, &l[..1]),
+                l.len(),
+                japanese_line(&self.before, l)
+            )),
+            None => t.push_str("。そこから残りの手数で詰む手は見つからなかった"),
+        }
+        t
+    }
 }
 
 /// "1 ply", "3 plies".
@@ -427,5 +539,59 @@ pub fn plies(n: usize) -> String {
         "1 ply".into()
     } else {
         format!("{n} plies")
+    }
+}
+
+/// "1 piece", "3 pieces".
+pub fn pieces_en(n: u32) -> String {
+    if n == 1 {
+        "1 piece".into()
+    } else {
+        format!("{n} pieces")
+    }
+}
+
+/// The English name of a kind that can be held.
+fn kind_en(k: PieceKind) -> &'static str {
+    match k {
+        PieceKind::Pawn => "pawn",
+        PieceKind::Lance => "lance",
+        PieceKind::Knight => "knight",
+        PieceKind::Silver => "silver",
+        PieceKind::Gold => "gold",
+        PieceKind::Bishop => "bishop",
+        PieceKind::Rook => "rook",
+        _ => "piece",
+    }
+}
+
+/// A hand named in English, rook first: "gold", "rook, 2 pawns"; "nothing" when empty.
+pub fn hand_en(h: &Hand) -> String {
+    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
+        .iter()
+        .filter(|&&k| h.count(k) > 0)
+        .map(|&k| match h.count(k) {
+            1 => kind_en(k).to_string(),
+            n => format!("{n} {}s", kind_en(k)),
+        })
+        .collect();
+    if items.is_empty() {
+        "nothing".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// A hand named as composers write it, rook first: "金", "飛、歩二"; "なし" when empty.
+pub fn hand_ja(h: &Hand) -> String {
+    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
+        .iter()
+        .filter(|&&k| h.count(k) > 0)
+        .map(|&k| format!("{}{}", board_char(k), kanji_number(h.count(k))))
+        .collect();
+    if items.is_empty() {
+        "なし".into()
+    } else {
+        items.join("、")
     }
 }

@@ -4,6 +4,7 @@
 //! ends in useless interpositions only).
 
 use super::budget::{exact_mate, Checker};
+use super::report::plies;
 use super::useless::useless;
 use crate::mate::{interposes, is_useless_interposition, PostSearch};
 use crate::shogi::{Color, Move, Position};
@@ -41,6 +42,16 @@ pub(super) fn spare_after(pos: &Position, line: &[Move], attacker: Color) -> u32
         p.do_move(m);
     }
     p.hand(attacker).total()
+}
+
+/// The attacker's hand after `line` from `pos` (the root's side to move attacks).
+pub(super) fn hand_after(pos: &Position, line: &[Move]) -> crate::shogi::Hand {
+    let attacker = pos.side_to_move();
+    let mut p = pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker)
 }
 
 /// The positions along `line` from `root`, before each ply and after the last.
@@ -179,6 +190,8 @@ pub struct LineFailure {
     pub ply: usize,
     /// Why the move fails, in a sentence.
     pub why: String,
+    /// The same in Japanese.
+    pub why_ja: String,
     /// A mate from the position before that ply within the plies the line had left there, if
     /// one was found (its first move replaces the line's).
     pub mate_there: Option<Vec<Move>>,
@@ -203,30 +216,43 @@ pub(super) fn locate_failure(
         let left = (line.len() - i) as u32;
         let mut q = p.clone();
         q.do_move(m);
-        let why = if q.checkers().is_empty() {
-            Some("does not give check".to_string())
+        let why: Option<(String, String)> = if q.checkers().is_empty() {
+            Some(("does not give check".into(), "王手になっていない".into()))
         } else if left == 1 {
             let mated = q.legal_move_list().as_slice().is_empty();
-            (!mated && ends_in_useless(c, &p, &[m]) != Some(true))
-                .then(|| "does not mate: the defender can still move".to_string())
+            (!mated && ends_in_useless(c, &p, &[m]) != Some(true)).then(|| {
+                (
+                    "does not mate: the defender can still move".into(),
+                    "詰んでいない (玉方に指し手がある)".into(),
+                )
+            })
         } else {
             let r = c.solve(&q, None, Some(left - 1), PostSearch::None);
             match r.outcome {
                 crate::mate::Outcome::Mate(_) => None,
-                crate::mate::Outcome::NoMate => Some("leaves no mate at all".to_string()),
+                crate::mate::Outcome::NoMate => {
+                    Some(("leaves no mate at all".into(), "以下不詰".into()))
+                }
                 crate::mate::Outcome::Unknown(crate::mate::UnknownReason::NoMateWithin(_)) => {
-                    Some(format!("leaves no mate within the {} plies left", left - 1))
+                    Some((
+                        format!(
+                            "leaves no mate within the {} left",
+                            plies(left as usize - 1)
+                        ),
+                        format!("残り{}手では詰まない", left - 1),
+                    ))
                 }
                 // Undecided: not shown to fail here.
                 crate::mate::Outcome::Unknown(_) => None,
             }
         };
-        if let Some(why) = why {
+        if let Some((why, why_ja)) = why {
             let r = c.solve(&p, None, Some(left), PostSearch::Shortest);
             return Some(LineFailure {
                 given: line.to_vec(),
                 ply: i + 1,
                 why,
+                why_ja,
                 mate_there: super::budget::mate_within(&r, left),
                 before: p,
             });

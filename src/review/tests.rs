@@ -409,3 +409,46 @@ fn interposition_captured_later_is_a_defence() {
     assert_eq!(r.composer_length, Some(5), "{}", r.text());
     assert_eq!(r.useless_interpositions, 0, "{}", r.text());
 }
+
+/// The Japanese report speaks Japanese (composers' words), names the spare pieces and the
+/// verdict as composers do, and says "1 ply", never "1 plies", in English.
+#[test]
+fn japanese_report_and_named_spare_pieces() {
+    let r = run("3sks3/9/4S4/9/9/B8/9/9/9 b SG2rb3g4n4l18p 1", None);
+    let ja = r.text_ja();
+    assert!(ja.starts_with("判定: 不完全作\n"), "{ja}");
+    assert!(ja.contains("余詰: ここから3手の別の詰みあり"), "{ja}");
+    assert!(ja.contains("詰め上がりで攻方の持駒に"), "{ja}");
+    // Japanese throughout, USI moves in parentheses and the convention's name aside.
+    for line in ja.lines() {
+        let shown: String = line
+            .split("  (")
+            .next()
+            .unwrap()
+            .replace("tsumugi-check-1", "")
+            .replace("tsumugi", "")
+            .replace(" ms", "");
+        assert!(
+            !shown.chars().any(|c| c.is_ascii_alphabetic()),
+            "English in: {line}"
+        );
+    }
+    let en = r.text();
+    assert!(
+        en.contains("left in the attacker's hand at the end: 2 silvers"),
+        "{en}"
+    );
+    assert!(!en.contains("1 plies"), "{en}");
+    // A problem with no mate: no "not established" beside the proven 不詰.
+    let r = run("9/3k5/9/3P5/9/9/9/9/9 b G2r2b4s4n4l17p 1", None);
+    assert!(
+        r.text().contains("shortest mate: none (no mate, proven)"),
+        "{}",
+        r.text()
+    );
+    assert!(
+        r.text_ja().contains("最短手数: なし (不詰、証明済み)"),
+        "{}",
+        r.text_ja()
+    );
+}

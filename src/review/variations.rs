@@ -3,6 +3,7 @@
 //! mates within the variation's length. Noted, tolerated by the modern convention.
 
 use super::budget::{mate_within, Checker};
+use super::report::plies;
 use super::report::{Finding, FindingKind, Undecided};
 use crate::mate::{Outcome, PostSearch};
 use crate::shogi::{Move, MoveList, Position};
@@ -30,9 +31,13 @@ pub(super) fn variation_alternatives(
     for (i, &(ply, e, len, m)) in asks.iter().enumerate() {
         let base = &along[ply];
         if c.out_of_time() {
-            c.report
-                .undecided
-                .push(Undecided::new(ply, base, &[e, m], "変化別詰: no time left"));
+            c.report.undecided.push(Undecided::new(
+                ply,
+                base,
+                &[e, m],
+                "変化別詰: no time left",
+                "変化別詰: 時間切れ",
+            ));
             continue;
         }
         let mut p = base.clone();
@@ -49,9 +54,10 @@ pub(super) fn variation_alternatives(
                 base,
                 &full,
                 &format!(
-                    "in the variation of {} plies, another mate (変化別詰)",
-                    len + 1
+                    "in the variation of {}, another mate (変化別詰)",
+                    plies(len + 1)
                 ),
+                &format!("{}手の変化に別の詰みあり (変化別詰)", len + 1),
             ));
         } else if !matches!(
             r.outcome,
@@ -62,6 +68,7 @@ pub(super) fn variation_alternatives(
                 base,
                 &[e, m],
                 "変化別詰: whether this check also mates was not decided",
+                "変化別詰: この王手でも詰むかは未確定",
             ));
         }
     }

@@ -92,6 +92,9 @@ test("check --format kif: each finding is a 変化 at its ply with its name as a
       assert.ok(b.comment.includes(f.name), `${format}: comment ${JSON.stringify(b.comment)} lacks ${f.name}`);
     }
     assert.ok(branches.some((b) => b.ply === 5 && b.comment.startsWith("余詰:")), JSON.stringify(branches));
-    assert.match(record.first.comment, /tsumugi check: flawed/);
+    // The comments are the Japanese report (the KIF is read in a Japanese GUI).
+    assert.match(record.first.comment, /tsumugi 検討: 不完全作/);
+    const branch = branches.find((b) => b.ply === 5 && b.comment.startsWith("余詰:"));
+    assert.match(branch.comment, /別の詰みあり.*\[不備、5手目\]/);
   }
 });
