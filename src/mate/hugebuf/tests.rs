@@ -1,0 +1,104 @@
+use super::*;
+
+#[test]
+fn zeroed_writable_and_rezeroed() {
+    for len in [1usize, 3, 1 << 19] {
+        let mut b = HugeBuf::<u64>::try_new(len).unwrap();
+        assert_eq!(b.len(), len);
+        assert!(b.iter().all(|&v| v == 0));
+        b[len - 1] = 7;
+        assert_eq!(b[len - 1], 7);
+        b[0] = 9;
+        assert_eq!(b[0], 9);
+        b.zero(1);
+        assert!(b.iter().all(|&v| v == 0));
+    }
+}
+
+/// Making a buffer resident keeps what it holds; zeroing a resident buffer clears every
+/// element, whatever the split among threads (chunks of whole huge pages, the last short).
+#[test]
+fn resident_keeps_contents_and_is_zeroed_in_place() {
+    let len = (5 << 20) / 8 + 3; // 5 MB and 24 bytes: three chunks, the last short
+    for threads in [1usize, 2, 3, 8] {
+        let mut b = HugeBuf::<u64>::try_new(len).unwrap();
+        let marks = [0, 1, (2 << 20) / 8 - 1, (2 << 20) / 8, len / 2, len - 1];
+        for &i in &marks {
+            b[i] = i as u64 + 1;
+        }
+        assert!(b.make_resident(threads, || true));
+        for &i in &marks {
+            assert_eq!(b[i], i as u64 + 1, "threads {threads}, element {i}");
+        }
+        assert_eq!(b.iter().filter(|&&v| v != 0).count(), marks.len());
+        b.zero(threads);
+        assert!(b.resident);
+        assert!(b.iter().all(|&v| v == 0), "threads {threads}");
+        b[len - 1] = 5;
+        b.zero(threads);
+        assert_eq!(b[len - 1], 0);
+    }
+}
+
+/// When memory runs short while a buffer is made resident, the buffer is cut to the steps
+/// touched before (on Linux): whole steps, at least one, contents kept and writable.
+#[test]
+fn resident_stops_and_cuts_where_room_runs_out() {
+    let step = RESIDENT_STEP / 8;
+    let len = 3 * step + step / 2; // three steps and a half
+    for threads in [1usize, 2] {
+        let mut b = HugeBuf::<u64>::try_new(len).unwrap();
+        b[1] = 11;
+        b[step + 5] = 22;
+        b[len - 1] = 33;
+        let asked = AtomicUsize::new(0);
+        // Room for one step after the first (which is never asked about), then none.
+        let whole = b.make_resident(threads, || asked.fetch_add(1, Relaxed) == 0);
+        assert!(b.resident);
+        if !sys::CAN_CUT {
+            assert!(whole && b.len() == len, "nothing is cut here");
+            continue;
+        }
+        assert!(!whole, "threads {threads}");
+        // One thread asks in order: steps 0 and 1 kept. Two may ask for step 2 before
+        // step 1, and then only step 0 is kept.
+        let kept = b.len() / step;
+        assert!(b.len() % step == 0, "whole steps: {}", b.len());
+        if threads == 1 {
+            assert_eq!(kept, 2);
+        } else {
+            assert!(
+                (1..=2).contains(&kept),
+                "threads {threads}: {kept} steps kept"
+            );
+        }
+        assert_eq!(b[1], 11);
+        if kept == 2 {
+            assert_eq!(b[step + 5], 22);
+        }
+        let last = b.len() - 1;
+        b[last] = 7;
+        assert_eq!(
+            b.iter().filter(|&&v| v != 0).count(),
+            if kept == 2 { 3 } else { 2 }
+        );
+        b.zero(threads);
+        assert!(b.iter().all(|&v| v == 0));
+        // Asked again, a resident buffer is whole as it is.
+        assert!(b.make_resident(threads, || false));
+    }
+}
+
+/// A size no machine can give is `None`, not an abort; a size that overflows `usize` too.
+#[test]
+fn impossible_sizes_are_refused() {
+    assert!(HugeBuf::<u64>::try_new(1 << 58).is_none(), "2^61 bytes");
+    assert!(
+        HugeBuf::<u64>::try_new(usize::MAX / 4).is_none(),
+        "overflows"
+    );
+    assert!(
+        HugeBuf::<u64>::try_new(1 << 10).is_some(),
+        "still allocates afterwards"
+    );
+}
