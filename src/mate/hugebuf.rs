@@ -165,17 +165,7 @@ impl<T: Zeroable> HugeBuf<T> {
             // step index is taken by one worker only (`fetch_add`).
             unsafe { touch((base + start) as *mut u8, n) };
         };
-        let workers = threads.clamp(1, steps);
-        if workers == 1 {
-            // No thread (WebAssembly has none to spawn).
-            work();
-        } else {
-            std::thread::scope(|s| {
-                for _ in 0..workers {
-                    s.spawn(work);
-                }
-            });
-        }
+        run_shared(threads.clamp(1, steps) - 1, work);
         self.resident = true;
         let kept = refused.into_inner();
         if kept == steps {
@@ -194,30 +184,52 @@ impl<T: Zeroable> HugeBuf<T> {
         false
     }
 
-    /// Runs `f(start, bytes)` on `threads` (at least 1) disjoint ranges that cover the buffer,
-    /// each on a thread of its own, ranges cut at 2 MB boundaries (a huge page each).
+    /// Runs `f(start, bytes)` on disjoint ranges that cover the buffer, about one per thread
+    /// for up to `threads` (at least 1) threads, ranges cut at 2 MB boundaries (a huge page
+    /// each); see [`run_shared`] for the threads.
     fn for_each_chunk(&mut self, threads: usize, f: impl Fn(*mut u8, usize) + Sync) {
         let bytes = self.bytes();
         let chunk = bytes
             .div_ceil(threads.max(1))
             .next_multiple_of(2 << 20)
             .min(bytes);
-        let base = self.ptr.as_ptr() as usize;
-        if chunk >= bytes {
-            // One range: no thread (WebAssembly has none to spawn).
-            return f(base as *mut u8, bytes);
-        }
+        let chunks = bytes.div_ceil(chunk);
         // A raw pointer is not `Send`; the address is passed instead.
-        std::thread::scope(|s| {
-            let mut start = 0;
-            while start < bytes {
-                let n = chunk.min(bytes - start);
-                let f = &f;
-                s.spawn(move || f((base + start) as *mut u8, n));
-                start += n;
+        let base = self.ptr.as_ptr() as usize;
+        let next = AtomicUsize::new(0);
+        run_shared(chunks - 1, || loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= chunks {
+                break;
             }
+            let start = i * chunk;
+            f((base + start) as *mut u8, chunk.min(bytes - start));
         });
     }
+}
+
+/// Runs `work` on the calling thread and on up to `extra` threads more, and returns when all
+/// have returned; `work` takes its share from a common counter until none is left, so the
+/// work is done however many threads start. A thread the system refuses (a process or thread
+/// limit: `ulimit -u`, a container's pid limit) is logged and not retried: the threads already
+/// running and the calling thread do its share. `std::thread::scope`'s own `spawn` would panic
+/// there instead, at the USI `isready`, where nothing catches it. The threads are kept rather
+/// than all the work done on the calling thread: touching a table of gigabytes is the kernel
+/// zeroing its pages, work that splits over cores (the `Threads` the user gave).
+fn run_shared(extra: usize, work: impl Fn() + Sync) {
+    if extra == 0 {
+        // No thread (WebAssembly has none to spawn).
+        return work();
+    }
+    std::thread::scope(|s| {
+        for started in 0..extra {
+            if let Err(e) = std::thread::Builder::new().spawn_scoped(s, &work) {
+                log::warn!("cannot start a thread to prepare the table ({e}); {started} of {extra} started, the rest of the work is done on this one");
+                break;
+            }
+        }
+        work();
+    });
 }
 
 impl<T: Zeroable> std::ops::Deref for HugeBuf<T> {

@@ -102,3 +102,59 @@ fn impossible_sizes_are_refused() {
         "still allocates afterwards"
     );
 }
+
+#[cfg(target_os = "linux")]
+mod in_cgroup;
+
+/// Runs `test` (this module's) in a child in a fresh cgroup (see `in_cgroup`) and fails
+/// unless the child's test passes within `limit`; prints SKIPPED where no cgroup can be made.
+#[cfg(target_os = "linux")]
+fn pass_in_cgroup(controller: &str, settings: &[(&str, String)], test: &str, limit: u64) {
+    use in_cgroup::Ended;
+    let path = format!("mate::hugebuf::tests::{test}");
+    match in_cgroup::run(
+        controller,
+        settings,
+        &path,
+        std::time::Duration::from_secs(limit),
+    ) {
+        Err(why) => eprintln!("SKIPPED: {test} in a {controller} cgroup: {why}"),
+        Ok(Ended::Passed) => {}
+        Ok(Ended::Failed(out)) => panic!("{test} failed in a {controller} cgroup:\n{out}"),
+        Ok(Ended::TimedOut(out)) => {
+            panic!("{test} still ran after {limit} s in a {controller} cgroup:\n{out}")
+        }
+    }
+}
+
+/// When no thread can be started (a container's pid limit, `ulimit -u`), a buffer is still
+/// made resident and zeroed, by the calling thread: the child below, run with its cgroup's
+/// `pids.max` at the number of threads it already has.
+#[cfg(target_os = "linux")]
+#[test]
+fn buffers_are_prepared_when_no_thread_can_be_started() {
+    pass_in_cgroup("pids", &[], "prepare_with_no_thread_to_spare", 120);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "run in a pids cgroup by buffers_are_prepared_when_no_thread_can_be_started"]
+fn prepare_with_no_thread_to_spare() {
+    let Some(dir) = in_cgroup::join() else {
+        eprintln!("SKIPPED: runs only in the cgroup made by its parent test");
+        return;
+    };
+    let now = std::fs::read_to_string(dir.join("pids.current")).unwrap();
+    std::fs::write(dir.join("pids.max"), now.trim()).unwrap();
+    assert!(
+        std::thread::Builder::new().spawn(|| ()).is_err(),
+        "a thread could still be started: the limit does not hold"
+    );
+    let len = (3 * RESIDENT_STEP + (5 << 20)) / 8;
+    let mut b = HugeBuf::<u64>::try_new(len).unwrap();
+    b[len - 1] = 3;
+    assert!(b.make_resident(4, || true));
+    assert_eq!(b[len - 1], 3);
+    b.zero(4);
+    assert!(b.iter().all(|&v| v == 0));
+}
