@@ -31,6 +31,19 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+/// What came of making a buffer (a table) resident: the caller reports anything but `Whole`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resident {
+    /// Every page is held.
+    Whole,
+    /// Memory ran short: the buffer was cut to the pages it could hold (its length says how
+    /// many), which are held.
+    Cut,
+    /// Memory ran short and the buffer could not be cut: it keeps its length, but its pages are
+    /// not all held (a search that fills it may meet the OOM killer).
+    NotHeld,
+}
+
 /// Types whose all-zero bit pattern is a valid value.
 ///
 /// # Safety
@@ -137,12 +150,16 @@ impl<T: Zeroable> HugeBuf<T> {
     /// before each step but the first: when it says no (memory is running short: another
     /// process is filling its own lazily granted memory at the same time, see the module's
     /// notes), the touching stops and, where the buffer can be cut (Linux), the buffer is cut
-    /// to the steps before it, so that what it holds is really held. Returns whether the
-    /// buffer is whole; [`HugeBuf::len`] says what is left. Elsewhere the memory is committed
-    /// at allocation (Windows) or fixed (WebAssembly), and `room` is not asked.
-    pub(crate) fn make_resident(&mut self, threads: usize, room: impl Fn() -> bool + Sync) -> bool {
+    /// to the steps before it, so that what it holds is really held. Returns what came of it
+    /// (see [`Resident`]); [`HugeBuf::len`] says what is left. Elsewhere the memory is
+    /// committed at allocation (Windows) or fixed (WebAssembly), and `room` is not asked.
+    pub(crate) fn make_resident(
+        &mut self,
+        threads: usize,
+        room: impl Fn() -> bool + Sync,
+    ) -> Resident {
         if self.resident {
-            return true;
+            return Resident::Whole;
         }
         let bytes = self.bytes();
         let steps = bytes.div_ceil(RESIDENT_STEP);
@@ -169,19 +186,19 @@ impl<T: Zeroable> HugeBuf<T> {
         self.resident = true;
         let kept = refused.into_inner();
         if kept == steps {
-            return true;
+            return Resident::Whole;
         }
         let keep = kept * RESIDENT_STEP;
         // SAFETY: our own live buffer, exclusively borrowed; `keep` (whole steps, at least one)
         // is below its size, and the elements past it are not used again (`len` is cut next).
         if unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
             self.len = keep / std::mem::size_of::<T>();
-        } else {
-            // The tail past `keep` is still mapped but was never touched: not resident, so
-            // that `zero` gives pages back instead of writing (and so touching) all of them.
-            self.resident = false;
+            return Resident::Cut;
         }
-        false
+        // The tail past `keep` is still mapped but was never touched: not resident, so that
+        // `zero` gives pages back instead of writing (and so touching) all of them.
+        self.resident = false;
+        Resident::NotHeld
     }
 
     /// Runs `f(start, bytes)` on disjoint ranges that cover the buffer, about one per thread

@@ -3,7 +3,7 @@
 
 use crate::cli::args::SearchOpts;
 use crate::cli::output::note;
-use crate::mate::{Limits, Solver};
+use crate::mate::{Limits, Resident, Solver};
 use std::time::Duration;
 
 /// The search limits and solver settings of `opts`; `threads` is the default thread count.
@@ -73,12 +73,19 @@ pub fn hold_table(solver: &mut Solver) {
     if asked.saturating_mul(4) < avail {
         return;
     }
-    if !solver.make_resident() {
-        note(format_args!(
+    match solver.make_resident() {
+        Resident::Whole => {}
+        Resident::Cut => note(format_args!(
             "warning: memory ran short while the {asked} MB table was made ready (another \
              process is taking it); using {} MB",
             solver.hash_mb()
-        ));
+        )),
+        Resident::NotHeld => note(format_args!(
+            "warning: memory ran short while the {asked} MB table was made ready (another \
+             process is taking it) and the table could not be cut: it keeps {} MB but its \
+             memory is not held",
+            solver.hash_mb()
+        )),
     }
 }
 

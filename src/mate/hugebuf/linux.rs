@@ -88,6 +88,13 @@ pub(super) unsafe fn free(ptr: *mut u8, bytes: usize, _align: usize) {
 /// A buffer can be cut short in place (`cut`).
 pub(super) const CAN_CUT: bool = true;
 
+#[cfg(test)]
+thread_local! {
+    /// Makes `cut` fail on this thread, as `munmap` may (a mapping split beyond the limit of
+    /// mappings), for the tests of what a failed cut leaves.
+    pub(super) static FAIL_CUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Unmaps the end of a buffer of `bytes`, keeping its first `keep` bytes; `true` when done
 /// (then the buffer is one of `keep` bytes for `free`).
 ///
@@ -97,6 +104,10 @@ pub(super) const CAN_CUT: bool = true;
 /// again.
 pub(super) unsafe fn cut(ptr: *mut u8, bytes: usize, keep: usize) -> bool {
     debug_assert!(keep > 0 && keep < bytes && keep % HUGE_PAGE == 0);
+    #[cfg(test)]
+    if FAIL_CUT.get() {
+        return false;
+    }
     let (Some(end), Some(kept)) = (mapped_len(bytes), mapped_len(keep)) else {
         return false;
     };

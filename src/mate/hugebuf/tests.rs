@@ -26,7 +26,7 @@ fn resident_keeps_contents_and_is_zeroed_in_place() {
         for &i in &marks {
             b[i] = i as u64 + 1;
         }
-        assert!(b.make_resident(threads, || true));
+        assert_eq!(b.make_resident(threads, || true), Resident::Whole);
         for &i in &marks {
             assert_eq!(b[i], i as u64 + 1, "threads {threads}, element {i}");
         }
@@ -53,13 +53,16 @@ fn resident_stops_and_cuts_where_room_runs_out() {
         b[len - 1] = 33;
         let asked = AtomicUsize::new(0);
         // Room for one step after the first (which is never asked about), then none.
-        let whole = b.make_resident(threads, || asked.fetch_add(1, Relaxed) == 0);
+        let got = b.make_resident(threads, || asked.fetch_add(1, Relaxed) == 0);
         assert!(b.resident);
         if !sys::CAN_CUT {
-            assert!(whole && b.len() == len, "nothing is cut here");
+            assert!(
+                got == Resident::Whole && b.len() == len,
+                "nothing is cut here"
+            );
             continue;
         }
-        assert!(!whole, "threads {threads}");
+        assert_eq!(got, Resident::Cut, "threads {threads}");
         // One thread asks in order: steps 0 and 1 kept. Two may ask for step 2 before
         // step 1, and then only step 0 is kept.
         let kept = b.len() / step;
@@ -85,8 +88,31 @@ fn resident_stops_and_cuts_where_room_runs_out() {
         b.zero(threads);
         assert!(b.iter().all(|&v| v == 0));
         // Asked again, a resident buffer is whole as it is.
-        assert!(b.make_resident(threads, || false));
+        assert_eq!(b.make_resident(threads, || false), Resident::Whole);
     }
+}
+
+/// When the buffer cannot be cut after memory ran short, it says so: it keeps its length and
+/// contents, is not resident (so that emptying it gives its pages back), and is made resident
+/// again when asked again.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_cut_is_told_and_not_resident() {
+    let step = RESIDENT_STEP / 8;
+    let len = 3 * step + step / 2;
+    let mut b = HugeBuf::<u64>::try_new(len).unwrap();
+    b[step + 5] = 22;
+    sys::FAIL_CUT.set(true);
+    let got = b.make_resident(1, || false);
+    sys::FAIL_CUT.set(false);
+    assert_eq!(got, Resident::NotHeld);
+    assert_eq!(b.len(), len);
+    assert!(!b.resident);
+    assert_eq!(b[step + 5], 22);
+    b.zero(2);
+    assert!(b.iter().all(|&v| v == 0));
+    assert_eq!(b.make_resident(1, || true), Resident::Whole);
+    assert!(b.resident);
 }
 
 /// A size no machine can give is `None`, not an abort; a size that overflows `usize` too.
@@ -153,7 +179,7 @@ fn prepare_with_no_thread_to_spare() {
     let len = (3 * RESIDENT_STEP + (5 << 20)) / 8;
     let mut b = HugeBuf::<u64>::try_new(len).unwrap();
     b[len - 1] = 3;
-    assert!(b.make_resident(4, || true));
+    assert_eq!(b.make_resident(4, || true), Resident::Whole);
     assert_eq!(b[len - 1], 3);
     b.zero(4);
     assert!(b.iter().all(|&v| v == 0));
