@@ -39,8 +39,9 @@ pub enum Resident {
     /// Memory ran short: the buffer was cut to the pages it could hold (its length says how
     /// many), which are held.
     Cut,
-    /// Memory ran short and the buffer could not be cut: it keeps its length, but its pages are
-    /// not all held (a search that fills it may meet the OOM killer).
+    /// Memory ran short and the buffer could not be cut (the first step could not be had, or
+    /// the unmapping failed): it keeps its length, emptied, but its pages are not held (a
+    /// search that fills it may meet the OOM killer).
     NotHeld,
 }
 
@@ -78,14 +79,33 @@ const HUGE_PAGE: usize = 2 << 20;
 /// costs nothing (128 reads for 8 GB).
 pub(crate) const RESIDENT_STEP: usize = 64 << 20;
 
-/// Makes the kernel map every page of `[p, p + n)` for writing, contents unchanged.
+/// What the kernel did when asked to map a range for writing (`sys::populate`).
+enum Populated {
+    /// Every page is mapped.
+    Done,
+    /// The request is not known here (Linux before 5.14, other systems): the pages are to be
+    /// touched by hand.
+    Unsupported,
+    /// Refused, memory short: the pages cannot all be had (`ENOMEM`, the machine's memory or a
+    /// cgroup's limit), or the range cannot be mapped at all.
+    Refused,
+}
+
+/// Makes the kernel map every page of `[p, p + n)` for writing, contents unchanged; `false`
+/// when the kernel refused because the memory cannot be had. The pages are written by hand
+/// only where the kernel does not know the request: where it refused, writing them would take
+/// the same memory through page faults, which the OOM killer answers (or, in a cgroup whose
+/// OOM killer is off, which wait for memory for ever: measured with a 96 MB v1 cgroup, see
+/// `tests::a_buffer_larger_than_its_cgroup_allows_is_cut`).
 ///
 /// # Safety
 /// The range lies inside a live buffer of `sys::alloc_zeroed` that no one else accesses now.
-unsafe fn touch(p: *mut u8, n: usize) {
+unsafe fn touch(p: *mut u8, n: usize) -> bool {
     // SAFETY: the caller's contract.
-    if unsafe { sys::populate(p, n) } {
-        return;
+    match unsafe { sys::populate(p, n) } {
+        Populated::Done => return true,
+        Populated::Refused => return false,
+        Populated::Unsupported => {}
     }
     let mut off = 0;
     while off < n {
@@ -97,6 +117,7 @@ unsafe fn touch(p: *mut u8, n: usize) {
         }
         off += 4096; // the smallest page of every target
     }
+    true
 }
 
 impl<T: Zeroable> HugeBuf<T> {
@@ -150,7 +171,10 @@ impl<T: Zeroable> HugeBuf<T> {
     /// before each step but the first: when it says no (memory is running short: another
     /// process is filling its own lazily granted memory at the same time, see the module's
     /// notes), the touching stops and, where the buffer can be cut (Linux), the buffer is cut
-    /// to the steps before it, so that what it holds is really held. Returns what came of it
+    /// to the steps before it, so that what it holds is really held. The same when the kernel
+    /// refuses a step (`ENOMEM`: the memory of the machine or of the process's cgroup is
+    /// exhausted); when that is the first step, nothing can be kept, and the buffer keeps its
+    /// length, emptied, its pages given back ([`Resident::NotHeld`]). Returns what came of it
     /// (see [`Resident`]); [`HugeBuf::len`] says what is left. Elsewhere the memory is
     /// committed at allocation (Windows) or fixed (WebAssembly), and `room` is not asked.
     pub(crate) fn make_resident(
@@ -180,7 +204,12 @@ impl<T: Zeroable> HugeBuf<T> {
             let n = RESIDENT_STEP.min(bytes - start);
             // SAFETY: `[start, start + n)` lies in our exclusively borrowed buffer, and each
             // step index is taken by one worker only (`fetch_add`).
-            unsafe { touch((base + start) as *mut u8, n) };
+            if !unsafe { touch((base + start) as *mut u8, n) } {
+                // The kernel has no more memory for it: as when `room` says no, this step,
+                // touched in part, and those after it are cut.
+                refused.fetch_min(i, Relaxed);
+                break;
+            }
         };
         run_shared(threads.clamp(1, steps) - 1, work);
         self.resident = true;
@@ -191,13 +220,15 @@ impl<T: Zeroable> HugeBuf<T> {
         let keep = kept * RESIDENT_STEP;
         // SAFETY: our own live buffer, exclusively borrowed; `keep` (whole steps, at least one)
         // is below its size, and the elements past it are not used again (`len` is cut next).
-        if unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
+        if keep > 0 && unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
             self.len = keep / std::mem::size_of::<T>();
             return Resident::Cut;
         }
-        // The tail past `keep` is still mapped but was never touched: not resident, so that
-        // `zero` gives pages back instead of writing (and so touching) all of them.
+        // The first step could not be had (nothing to keep), or the cut failed: the buffer is
+        // not resident, so that emptying it gives its pages back instead of writing (and so
+        // touching) all of them, and it is emptied now, as memory is short.
         self.resident = false;
+        self.zero(threads);
         Resident::NotHeld
     }
 

@@ -6,7 +6,7 @@
 //! own headers (argument types and flag values differ between architectures: `MAP_ANONYMOUS`
 //! is 0x800 on MIPS, `off_t` is 32 bits on 32-bit ARM).
 
-use super::HUGE_PAGE;
+use super::{Populated, HUGE_PAGE};
 use libc::c_void;
 
 /// Smallest page size of the Linux targets; mappings are aligned to at least this.
@@ -113,21 +113,41 @@ pub(super) unsafe fn cut(ptr: *mut u8, bytes: usize, keep: usize) -> bool {
     };
     // SAFETY: `[ptr + kept, ptr + end)` is the tail of our mapping (both ends are 2 MB
     // multiples past its start), unused from now on by the caller's contract.
-    unsafe { libc::munmap(ptr.add(kept) as *mut c_void, end - kept) == 0 }
+    unsafe {
+        let tail = ptr.add(kept) as *mut c_void;
+        // The tail's pages are given back first: unmapping it splits the mapping, and the
+        // kernel's record of the new part is charged to the process's memory cgroup. When the
+        // cgroup's limit is what stopped the touching, the pages touched in the refused step
+        // fill it, and munmap failed with ENOMEM (measured in a 96 MB v1 cgroup:
+        // `tests::a_buffer_larger_than_its_cgroup_allows_is_cut`). MADV_DONTNEED does not
+        // split the mapping, so it needs no memory.
+        libc::madvise(tail, end - kept, libc::MADV_DONTNEED);
+        libc::munmap(tail, end - kept) == 0
+    }
 }
 
 /// Maps (and zero-fills) every page of `[ptr, ptr + bytes)` for writing at once
-/// (`MADV_POPULATE_WRITE`, Linux 5.14); `false` if refused (an older kernel), for the caller
-/// to touch the pages itself.
+/// (`MADV_POPULATE_WRITE`, Linux 5.14). `EINVAL` is an older kernel, which does not know the
+/// advice; any other error is taken as no room (`ENOMEM`: the charge to the machine's memory
+/// or to the cgroup failed; the populating path is not a page fault, so it fails instead of
+/// waiting for memory or calling the OOM killer where that is off).
 ///
 /// # Safety
 /// The range lies inside a live buffer of `alloc_zeroed`.
-pub(super) unsafe fn populate(ptr: *mut u8, bytes: usize) -> bool {
+pub(super) unsafe fn populate(ptr: *mut u8, bytes: usize) -> Populated {
     // Ranges start at the buffer (a mapping, page-aligned) or 2 MB past it, as madvise wants.
     debug_assert_eq!(ptr as usize % MIN_PAGE, 0);
     // SAFETY: the caller's contract; populating only faults in pages of our mapping without
     // changing their contents.
-    unsafe { libc::madvise(ptr as *mut c_void, bytes, libc::MADV_POPULATE_WRITE) == 0 }
+    if unsafe { libc::madvise(ptr as *mut c_void, bytes, libc::MADV_POPULATE_WRITE) } == 0 {
+        return Populated::Done;
+    }
+    let err = std::io::Error::last_os_error();
+    if err.raw_os_error() == Some(libc::EINVAL) {
+        return Populated::Unsupported;
+    }
+    log::debug!("madvise(MADV_POPULATE_WRITE) of {bytes} bytes refused: {err}");
+    Populated::Refused
 }
 
 /// Gives the pages of a buffer back to the kernel, which zero-fills them again on the next

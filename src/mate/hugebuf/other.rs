@@ -28,8 +28,8 @@ pub(super) unsafe fn cut(_ptr: *mut u8, _bytes: usize, _keep: usize) -> bool {
 
 /// # Safety
 /// Nothing is required: nothing is done (the caller touches the pages itself).
-pub(super) unsafe fn populate(_ptr: *mut u8, _bytes: usize) -> bool {
-    false
+pub(super) unsafe fn populate(_ptr: *mut u8, _bytes: usize) -> super::Populated {
+    super::Populated::Unsupported
 }
 
 /// # Safety
