@@ -20,8 +20,8 @@
 //! Lazy pages also mean that the kernel's overcommit grants a mapping larger than the memory
 //! free (checked here: two mappings of 20000 and 23000 MB both succeed with 23 GB available, one
 //! of 30000 MB fails), and a search that later touches it all is killed by the OOM killer. So
-//! the callers cap the size first by what `/proc/meminfo` says is available
-//! (`tt::hash_limit_mb`); the null check is for what no cap foresees (an address-space limit,
+//! the callers cap the size first by what `/proc/meminfo` (or the process's memory cgroup) says
+//! is available (`tt::hash_limit_mb`); the null check is for what no cap foresees (an address-space limit,
 //! a browser's memory limit). A cap taken at the start cannot see another process that was
 //! granted its own table lazily a moment before: two 12 GB searches started at once on this
 //! 24 GB machine both passed it, and the kernel killed one (measured 2026-11-27). So a table

@@ -319,8 +319,9 @@ pub struct Table {
 /// Clusters per megabyte.
 const CLUSTERS_PER_MB: usize = (1 << 20) / std::mem::size_of::<Cluster>();
 
-/// Memory the system can give now in MB (Linux `MemAvailable`, Windows
-/// `GlobalMemoryStatusEx`; `None` where unknown): see [`crate::system`].
+/// Memory the system can give now in MB (Linux `MemAvailable`, or the process's memory cgroup's
+/// room when less; Windows `GlobalMemoryStatusEx`; `None` where unknown): see
+/// [`crate::system`].
 pub fn available_memory_mb() -> Option<usize> {
     crate::system::available_memory_mb()
 }

@@ -252,8 +252,10 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
         if want <= limit {
             return want;
         }
+        // The machine's memory or a cgroup's limit (a container's): the line names which.
+        let why = crate::system::limit_reason(crate::system::memory_room().as_ref());
         self.info(&format!(
-            "USI_Hash {want} MB is more than the available memory allows; using {limit} MB"
+            "USI_Hash {want} MB is more than {why}; using {limit} MB"
         ));
         self.hash_capped = Some((want, limit));
         limit

@@ -21,7 +21,7 @@ pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
 }
 
 /// The `--hash-mb` to allocate for `copies` tables of `want` MB each: reduced, with a one-line
-/// warning, to what the available memory allows (see [`crate::mate::hash_limit_mb`]); a
+/// warning, to what the available memory (or the process's cgroup's limit) allows (see [`crate::mate::hash_limit_mb`]); a
 /// request the machine cannot hold would otherwise fail to allocate, or be granted lazily and
 /// end in the OOM killer mid-search.
 pub fn fit_hash_mb(want: u64, copies: usize) -> usize {
@@ -39,10 +39,10 @@ pub fn fit_hash_mb(want: u64, copies: usize) -> usize {
     } else {
         String::new()
     };
+    // The machine's memory or a cgroup's limit (a container's): the line names which.
+    let why = crate::system::limit_reason(crate::system::memory_room().as_ref());
     note(format_args!(
-        "warning: --hash-mb {want}{each} is more than the available memory allows \
-         ({} MB available); using {per_copy} MB{}",
-        crate::mate::available_memory_mb().unwrap_or(0),
+        "warning: --hash-mb {want}{each} is more than {why}; using {per_copy} MB{}",
         if copies > 1 { " per job" } else { "" }
     ));
     per_copy
