@@ -80,6 +80,8 @@ const HUGE_PAGE: usize = 2 << 20;
 pub(crate) const RESIDENT_STEP: usize = 64 << 20;
 
 /// What the kernel did when asked to map a range for writing (`sys::populate`).
+// Elsewhere than on Linux the request is never known: only `Unsupported` is made there.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 enum Populated {
     /// Every page is mapped.
     Done,
