@@ -20,8 +20,8 @@
 //! Lazy pages also mean that the kernel's overcommit grants a mapping larger than the memory
 //! free (checked here: two mappings of 20000 and 23000 MB both succeed with 23 GB available, one
 //! of 30000 MB fails), and a search that later touches it all is killed by the OOM killer. So
-//! the callers cap the size first by what `/proc/meminfo` says is available
-//! (`tt::hash_limit_mb`); the null check is for what no cap foresees (an address-space limit,
+//! the callers cap the size first by what `/proc/meminfo` (or the process's memory cgroup) says
+//! is available (`tt::hash_limit_mb`); the null check is for what no cap foresees (an address-space limit,
 //! a browser's memory limit). A cap taken at the start cannot see another process that was
 //! granted its own table lazily a moment before: two 12 GB searches started at once on this
 //! 24 GB machine both passed it, and the kernel killed one (measured 2026-11-27). So a table
@@ -30,6 +30,20 @@
 //! then holds is held, and the search cannot be killed for it.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// What came of making a buffer (a table) resident: the caller reports anything but `Whole`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resident {
+    /// Every page is held.
+    Whole,
+    /// Memory ran short: the buffer was cut to the pages it could hold (its length says how
+    /// many), which are held.
+    Cut,
+    /// Memory ran short and the buffer could not be cut (the first step could not be had, or
+    /// the unmapping failed): it keeps its length, emptied, but its pages are not held (a
+    /// search that fills it may meet the OOM killer).
+    NotHeld,
+}
 
 /// Types whose all-zero bit pattern is a valid value.
 ///
@@ -65,14 +79,35 @@ const HUGE_PAGE: usize = 2 << 20;
 /// costs nothing (128 reads for 8 GB).
 pub(crate) const RESIDENT_STEP: usize = 64 << 20;
 
-/// Makes the kernel map every page of `[p, p + n)` for writing, contents unchanged.
+/// What the kernel did when asked to map a range for writing (`sys::populate`).
+// Elsewhere than on Linux the request is never known: only `Unsupported` is made there.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+enum Populated {
+    /// Every page is mapped.
+    Done,
+    /// The request is not known here (Linux before 5.14, other systems): the pages are to be
+    /// touched by hand.
+    Unsupported,
+    /// Refused, memory short: the pages cannot all be had (`ENOMEM`, the machine's memory or a
+    /// cgroup's limit), or the range cannot be mapped at all.
+    Refused,
+}
+
+/// Makes the kernel map every page of `[p, p + n)` for writing, contents unchanged; `false`
+/// when the kernel refused because the memory cannot be had. The pages are written by hand
+/// only where the kernel does not know the request: where it refused, writing them would take
+/// the same memory through page faults, which the OOM killer answers (or, in a cgroup whose
+/// OOM killer is off, which wait for memory for ever: measured with a 96 MB v1 cgroup, see
+/// `tests::a_buffer_larger_than_its_cgroup_allows_is_cut`).
 ///
 /// # Safety
 /// The range lies inside a live buffer of `sys::alloc_zeroed` that no one else accesses now.
-unsafe fn touch(p: *mut u8, n: usize) {
+unsafe fn touch(p: *mut u8, n: usize) -> bool {
     // SAFETY: the caller's contract.
-    if unsafe { sys::populate(p, n) } {
-        return;
+    match unsafe { sys::populate(p, n) } {
+        Populated::Done => return true,
+        Populated::Refused => return false,
+        Populated::Unsupported => {}
     }
     let mut off = 0;
     while off < n {
@@ -84,6 +119,7 @@ unsafe fn touch(p: *mut u8, n: usize) {
         }
         off += 4096; // the smallest page of every target
     }
+    true
 }
 
 impl<T: Zeroable> HugeBuf<T> {
@@ -93,7 +129,7 @@ impl<T: Zeroable> HugeBuf<T> {
         assert!(len > 0 && std::mem::size_of::<T>() > 0);
         let bytes = len.checked_mul(std::mem::size_of::<T>())?;
         let raw = sys::alloc_zeroed(bytes, std::mem::align_of::<T>())? as *mut T;
-        advise_huge_pages(raw as *mut u8, bytes);
+        sys::advise_huge_pages(raw as *mut u8, bytes);
         Some(HugeBuf {
             ptr: std::ptr::NonNull::new(raw)?,
             len,
@@ -137,12 +173,19 @@ impl<T: Zeroable> HugeBuf<T> {
     /// before each step but the first: when it says no (memory is running short: another
     /// process is filling its own lazily granted memory at the same time, see the module's
     /// notes), the touching stops and, where the buffer can be cut (Linux), the buffer is cut
-    /// to the steps before it, so that what it holds is really held. Returns whether the
-    /// buffer is whole; [`HugeBuf::len`] says what is left. Elsewhere the memory is committed
-    /// at allocation (Windows) or fixed (WebAssembly), and `room` is not asked.
-    pub(crate) fn make_resident(&mut self, threads: usize, room: impl Fn() -> bool + Sync) -> bool {
+    /// to the steps before it, so that what it holds is really held. The same when the kernel
+    /// refuses a step (`ENOMEM`: the memory of the machine or of the process's cgroup is
+    /// exhausted); when that is the first step, nothing can be kept, and the buffer keeps its
+    /// length, emptied, its pages given back ([`Resident::NotHeld`]). Returns what came of it
+    /// (see [`Resident`]); [`HugeBuf::len`] says what is left. Elsewhere the memory is
+    /// committed at allocation (Windows) or fixed (WebAssembly), and `room` is not asked.
+    pub(crate) fn make_resident(
+        &mut self,
+        threads: usize,
+        room: impl Fn() -> bool + Sync,
+    ) -> Resident {
         if self.resident {
-            return true;
+            return Resident::Whole;
         }
         let bytes = self.bytes();
         let steps = bytes.div_ceil(RESIDENT_STEP);
@@ -163,61 +206,80 @@ impl<T: Zeroable> HugeBuf<T> {
             let n = RESIDENT_STEP.min(bytes - start);
             // SAFETY: `[start, start + n)` lies in our exclusively borrowed buffer, and each
             // step index is taken by one worker only (`fetch_add`).
-            unsafe { touch((base + start) as *mut u8, n) };
+            if !unsafe { touch((base + start) as *mut u8, n) } {
+                // The kernel has no more memory for it: as when `room` says no, this step,
+                // touched in part, and those after it are cut.
+                refused.fetch_min(i, Relaxed);
+                break;
+            }
         };
-        let workers = threads.clamp(1, steps);
-        if workers == 1 {
-            // No thread (WebAssembly has none to spawn).
-            work();
-        } else {
-            std::thread::scope(|s| {
-                for _ in 0..workers {
-                    s.spawn(work);
-                }
-            });
-        }
+        run_shared(threads.clamp(1, steps) - 1, work);
         self.resident = true;
         let kept = refused.into_inner();
         if kept == steps {
-            return true;
+            return Resident::Whole;
         }
         let keep = kept * RESIDENT_STEP;
         // SAFETY: our own live buffer, exclusively borrowed; `keep` (whole steps, at least one)
         // is below its size, and the elements past it are not used again (`len` is cut next).
-        if unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
+        if keep > 0 && unsafe { sys::cut(self.ptr.as_ptr() as *mut u8, bytes, keep) } {
             self.len = keep / std::mem::size_of::<T>();
-        } else {
-            // The tail past `keep` is still mapped but was never touched: not resident, so
-            // that `zero` gives pages back instead of writing (and so touching) all of them.
-            self.resident = false;
+            return Resident::Cut;
         }
-        false
+        // The first step could not be had (nothing to keep), or the cut failed: the buffer is
+        // not resident, so that emptying it gives its pages back instead of writing (and so
+        // touching) all of them, and it is emptied now, as memory is short.
+        self.resident = false;
+        self.zero(threads);
+        Resident::NotHeld
     }
 
-    /// Runs `f(start, bytes)` on `threads` (at least 1) disjoint ranges that cover the buffer,
-    /// each on a thread of its own, ranges cut at 2 MB boundaries (a huge page each).
+    /// Runs `f(start, bytes)` on disjoint ranges that cover the buffer, about one per thread
+    /// for up to `threads` (at least 1) threads, ranges cut at 2 MB boundaries (a huge page
+    /// each); see [`run_shared`] for the threads.
     fn for_each_chunk(&mut self, threads: usize, f: impl Fn(*mut u8, usize) + Sync) {
         let bytes = self.bytes();
         let chunk = bytes
             .div_ceil(threads.max(1))
             .next_multiple_of(2 << 20)
             .min(bytes);
-        let base = self.ptr.as_ptr() as usize;
-        if chunk >= bytes {
-            // One range: no thread (WebAssembly has none to spawn).
-            return f(base as *mut u8, bytes);
-        }
+        let chunks = bytes.div_ceil(chunk);
         // A raw pointer is not `Send`; the address is passed instead.
-        std::thread::scope(|s| {
-            let mut start = 0;
-            while start < bytes {
-                let n = chunk.min(bytes - start);
-                let f = &f;
-                s.spawn(move || f((base + start) as *mut u8, n));
-                start += n;
+        let base = self.ptr.as_ptr() as usize;
+        let next = AtomicUsize::new(0);
+        run_shared(chunks - 1, || loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= chunks {
+                break;
             }
+            let start = i * chunk;
+            f((base + start) as *mut u8, chunk.min(bytes - start));
         });
     }
+}
+
+/// Runs `work` on the calling thread and on up to `extra` threads more, and returns when all
+/// have returned; `work` takes its share from a common counter until none is left, so the
+/// work is done however many threads start. A thread the system refuses (a process or thread
+/// limit: `ulimit -u`, a container's pid limit) is logged and not retried: the threads already
+/// running and the calling thread do its share. `std::thread::scope`'s own `spawn` would panic
+/// there instead, at the USI `isready`, where nothing catches it. The threads are kept rather
+/// than all the work done on the calling thread: touching a table of gigabytes is the kernel
+/// zeroing its pages, work that splits over cores (the `Threads` the user gave).
+fn run_shared(extra: usize, work: impl Fn() + Sync) {
+    if extra == 0 {
+        // No thread (WebAssembly has none to spawn).
+        return work();
+    }
+    std::thread::scope(|s| {
+        for started in 0..extra {
+            if let Err(e) = std::thread::Builder::new().spawn_scoped(s, &work) {
+                log::warn!("cannot start a thread to prepare the table ({e}); {started} of {extra} started, the rest of the work is done on this one");
+                break;
+            }
+        }
+        work();
+    });
 }
 
 impl<T: Zeroable> std::ops::Deref for HugeBuf<T> {
@@ -248,310 +310,12 @@ impl<T: Zeroable> Drop for HugeBuf<T> {
     }
 }
 
-/// Asks Linux to back `[addr, addr + len)` with transparent huge pages. A hint: with THP set to
-/// `madvise` (a common default) nothing else turns them on; with `never` it does nothing.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(addr: *mut u8, len: usize) {
-    const MADV_HUGEPAGE: i32 = 14;
-    if len < HUGE_PAGE {
-        return;
-    }
-    // SAFETY: madvise only changes paging advice for a range of our own live allocation; on
-    // error (THP unsupported) the memory stays as it was, so the result is only logged.
-    let rc = unsafe { sys::madvise(addr as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
-    if rc != 0 {
-        log::debug!("madvise(MADV_HUGEPAGE) failed; normal pages are used");
-    }
-}
-
+#[path = "hugebuf/linux.rs"]
+mod sys;
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_addr: *mut u8, _len: usize) {}
-
-/// Linux: anonymous private mappings, zero-filled by the kernel on first touch. A buffer of at
-/// least 2 MB is mapped 2 MB larger and trimmed to a 2 MB boundary, so that every 2 MB of it can
-/// be one huge page.
-#[cfg(target_os = "linux")]
-mod sys {
-    use super::HUGE_PAGE;
-    use std::ffi::c_void;
-
-    extern "C" {
-        fn mmap(
-            addr: *mut c_void,
-            len: usize,
-            prot: i32,
-            flags: i32,
-            fd: i32,
-            off: i64,
-        ) -> *mut c_void;
-        fn munmap(addr: *mut c_void, len: usize) -> i32;
-        pub(super) fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
-    }
-    const PROT_READ: i32 = 1;
-    const PROT_WRITE: i32 = 2;
-    const MAP_PRIVATE: i32 = 2;
-    const MAP_ANONYMOUS: i32 = 0x20;
-    const MADV_DONTNEED: i32 = 4;
-    /// Smallest page size of the Linux targets; mappings are aligned to at least this.
-    const MIN_PAGE: usize = 4096;
-
-    fn map(len: usize) -> Option<*mut u8> {
-        // SAFETY: a fresh anonymous mapping chosen by the kernel; it aliases nothing.
-        let p = unsafe {
-            mmap(
-                std::ptr::null_mut(),
-                len,
-                PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        // MAP_FAILED is (void *)-1.
-        (p as isize != -1 && !p.is_null()).then_some(p as *mut u8)
-    }
-
-    /// The length mapped for a buffer of `bytes`.
-    fn mapped_len(bytes: usize) -> Option<usize> {
-        if bytes < HUGE_PAGE {
-            Some(bytes)
-        } else {
-            bytes.checked_next_multiple_of(HUGE_PAGE)
-        }
-    }
-
-    /// `bytes` zero bytes aligned to `align` (at most a page), or `None` (`ENOMEM`).
-    pub(super) fn alloc_zeroed(bytes: usize, align: usize) -> Option<*mut u8> {
-        assert!(align <= MIN_PAGE);
-        let size = mapped_len(bytes)?;
-        if bytes < HUGE_PAGE {
-            return map(size);
-        }
-        let map_len = size.checked_add(HUGE_PAGE)?;
-        let base = map(map_len)? as usize;
-        let aligned = base.next_multiple_of(HUGE_PAGE);
-        let (head, tail) = (aligned - base, base + map_len - (aligned + size));
-        // SAFETY: both ranges lie in the mapping just made, outside `[aligned, aligned + size)`,
-        // and are multiples of the page size (`base` is page-aligned, the rest 2 MB multiples).
-        unsafe {
-            if head > 0 {
-                munmap(base as *mut c_void, head);
-            }
-            if tail > 0 {
-                munmap((aligned + size) as *mut c_void, tail);
-            }
-        }
-        Some(aligned as *mut u8)
-    }
-
-    /// Unmaps a buffer of `alloc_zeroed`.
-    ///
-    /// # Safety
-    /// `ptr` and `bytes` are those of a live buffer of `alloc_zeroed`, not used afterwards.
-    pub(super) unsafe fn free(ptr: *mut u8, bytes: usize, _align: usize) {
-        if let Some(len) = mapped_len(bytes) {
-            // SAFETY: the caller's contract: exactly our mapping.
-            unsafe { munmap(ptr as *mut c_void, len) };
-        }
-    }
-
-    /// A buffer can be cut short in place (`cut`).
-    pub(super) const CAN_CUT: bool = true;
-
-    /// Unmaps the end of a buffer of `bytes`, keeping its first `keep` bytes; `true` when done
-    /// (then the buffer is one of `keep` bytes for `free`).
-    ///
-    /// # Safety
-    /// `ptr` and `bytes` are those of a live buffer of `alloc_zeroed`, exclusively borrowed;
-    /// `keep` is a positive multiple of `HUGE_PAGE` below `bytes`; nothing past `keep` is used
-    /// again.
-    pub(super) unsafe fn cut(ptr: *mut u8, bytes: usize, keep: usize) -> bool {
-        debug_assert!(keep > 0 && keep < bytes && keep % HUGE_PAGE == 0);
-        let (Some(end), Some(kept)) = (mapped_len(bytes), mapped_len(keep)) else {
-            return false;
-        };
-        // SAFETY: `[ptr + kept, ptr + end)` is the tail of our mapping (both ends are 2 MB
-        // multiples past its start), unused from now on by the caller's contract.
-        unsafe { munmap(ptr.add(kept) as *mut c_void, end - kept) == 0 }
-    }
-
-    /// Maps (and zero-fills) every page of `[ptr, ptr + bytes)` for writing at once
-    /// (`MADV_POPULATE_WRITE`, Linux 5.14); `false` if refused (an older kernel), for the
-    /// caller to touch the pages itself.
-    ///
-    /// # Safety
-    /// The range lies inside a live buffer of `alloc_zeroed`.
-    pub(super) unsafe fn populate(ptr: *mut u8, bytes: usize) -> bool {
-        const MADV_POPULATE_WRITE: i32 = 23;
-        // Ranges start at the buffer (a mapping, page-aligned) or 2 MB past it, as madvise
-        // wants.
-        debug_assert_eq!(ptr as usize % MIN_PAGE, 0);
-        // SAFETY: the caller's contract; populating only faults in pages of our mapping
-        // without changing their contents.
-        unsafe { madvise(ptr as *mut c_void, bytes, MADV_POPULATE_WRITE) == 0 }
-    }
-
-    /// Gives the pages of a buffer back to the kernel, which zero-fills them again on the next
-    /// touch (so clearing a table does not make all of it resident). `false` if refused.
-    ///
-    /// # Safety
-    /// `ptr` and `bytes` are those of a live buffer of `alloc_zeroed`, exclusively borrowed.
-    pub(super) unsafe fn discard(ptr: *mut u8, bytes: usize) -> bool {
-        let Some(len) = mapped_len(bytes) else {
-            return false;
-        };
-        // SAFETY: the caller's contract; MADV_DONTNEED on a private anonymous mapping only
-        // replaces its contents with zeros.
-        unsafe { madvise(ptr as *mut c_void, len, MADV_DONTNEED) == 0 }
-    }
-}
-
-/// Elsewhere (WebAssembly): the global allocator, its null result checked.
-#[cfg(not(target_os = "linux"))]
-mod sys {
-    use std::alloc::Layout;
-
-    pub(super) fn alloc_zeroed(bytes: usize, align: usize) -> Option<*mut u8> {
-        let layout = Layout::from_size_align(bytes, align).ok()?;
-        // SAFETY: `bytes` is non-zero (`HugeBuf::try_new` asserts a non-empty buffer).
-        let p = unsafe { std::alloc::alloc_zeroed(layout) };
-        (!p.is_null()).then_some(p)
-    }
-
-    /// # Safety
-    /// `ptr`, `bytes` and `align` are those of a live buffer of `alloc_zeroed`.
-    pub(super) unsafe fn free(ptr: *mut u8, bytes: usize, align: usize) {
-        // SAFETY: the caller's contract: this layout was valid and allocated with it.
-        unsafe { std::alloc::dealloc(ptr, Layout::from_size_align_unchecked(bytes, align)) }
-    }
-
-    /// The global allocator's buffers cannot be cut in place; nor need they be: Windows
-    /// commits a buffer's memory when it is allocated, and WebAssembly's memory is the page's.
-    pub(super) const CAN_CUT: bool = false;
-
-    /// # Safety
-    /// Nothing is required: nothing is done.
-    pub(super) unsafe fn cut(_ptr: *mut u8, _bytes: usize, _keep: usize) -> bool {
-        false
-    }
-
-    /// # Safety
-    /// Nothing is required: nothing is done (the caller touches the pages itself).
-    pub(super) unsafe fn populate(_ptr: *mut u8, _bytes: usize) -> bool {
-        false
-    }
-
-    /// # Safety
-    /// Nothing is required: nothing is done.
-    pub(super) unsafe fn discard(_ptr: *mut u8, _bytes: usize) -> bool {
-        false
-    }
-}
+#[path = "hugebuf/other.rs"]
+mod sys;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn zeroed_writable_and_rezeroed() {
-        for len in [1usize, 3, 1 << 19] {
-            let mut b = HugeBuf::<u64>::try_new(len).unwrap();
-            assert_eq!(b.len(), len);
-            assert!(b.iter().all(|&v| v == 0));
-            b[len - 1] = 7;
-            assert_eq!(b[len - 1], 7);
-            b[0] = 9;
-            assert_eq!(b[0], 9);
-            b.zero(1);
-            assert!(b.iter().all(|&v| v == 0));
-        }
-    }
-
-    /// Making a buffer resident keeps what it holds; zeroing a resident buffer clears every
-    /// element, whatever the split among threads (chunks of whole huge pages, the last short).
-    #[test]
-    fn resident_keeps_contents_and_is_zeroed_in_place() {
-        let len = (5 << 20) / 8 + 3; // 5 MB and 24 bytes: three chunks, the last short
-        for threads in [1usize, 2, 3, 8] {
-            let mut b = HugeBuf::<u64>::try_new(len).unwrap();
-            let marks = [0, 1, (2 << 20) / 8 - 1, (2 << 20) / 8, len / 2, len - 1];
-            for &i in &marks {
-                b[i] = i as u64 + 1;
-            }
-            assert!(b.make_resident(threads, || true));
-            for &i in &marks {
-                assert_eq!(b[i], i as u64 + 1, "threads {threads}, element {i}");
-            }
-            assert_eq!(b.iter().filter(|&&v| v != 0).count(), marks.len());
-            b.zero(threads);
-            assert!(b.resident);
-            assert!(b.iter().all(|&v| v == 0), "threads {threads}");
-            b[len - 1] = 5;
-            b.zero(threads);
-            assert_eq!(b[len - 1], 0);
-        }
-    }
-
-    /// When memory runs short while a buffer is made resident, the buffer is cut to the steps
-    /// touched before (on Linux): whole steps, at least one, contents kept and writable.
-    #[test]
-    fn resident_stops_and_cuts_where_room_runs_out() {
-        let step = RESIDENT_STEP / 8;
-        let len = 3 * step + step / 2; // three steps and a half
-        for threads in [1usize, 2] {
-            let mut b = HugeBuf::<u64>::try_new(len).unwrap();
-            b[1] = 11;
-            b[step + 5] = 22;
-            b[len - 1] = 33;
-            let asked = AtomicUsize::new(0);
-            // Room for one step after the first (which is never asked about), then none.
-            let whole = b.make_resident(threads, || asked.fetch_add(1, Relaxed) == 0);
-            assert!(b.resident);
-            if !sys::CAN_CUT {
-                assert!(whole && b.len() == len, "nothing is cut here");
-                continue;
-            }
-            assert!(!whole, "threads {threads}");
-            // One thread asks in order: steps 0 and 1 kept. Two may ask for step 2 before
-            // step 1, and then only step 0 is kept.
-            let kept = b.len() / step;
-            assert!(b.len() % step == 0, "whole steps: {}", b.len());
-            if threads == 1 {
-                assert_eq!(kept, 2);
-            } else {
-                assert!(
-                    (1..=2).contains(&kept),
-                    "threads {threads}: {kept} steps kept"
-                );
-            }
-            assert_eq!(b[1], 11);
-            if kept == 2 {
-                assert_eq!(b[step + 5], 22);
-            }
-            let last = b.len() - 1;
-            b[last] = 7;
-            assert_eq!(
-                b.iter().filter(|&&v| v != 0).count(),
-                if kept == 2 { 3 } else { 2 }
-            );
-            b.zero(threads);
-            assert!(b.iter().all(|&v| v == 0));
-            // Asked again, a resident buffer is whole as it is.
-            assert!(b.make_resident(threads, || false));
-        }
-    }
-
-    /// A size no machine can give is `None`, not an abort; a size that overflows `usize` too.
-    #[test]
-    fn impossible_sizes_are_refused() {
-        assert!(HugeBuf::<u64>::try_new(1 << 58).is_none(), "2^61 bytes");
-        assert!(
-            HugeBuf::<u64>::try_new(usize::MAX / 4).is_none(),
-            "overflows"
-        );
-        assert!(
-            HugeBuf::<u64>::try_new(1 << 10).is_some(),
-            "still allocates afterwards"
-        );
-    }
-}
+mod tests;

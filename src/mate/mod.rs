@@ -27,6 +27,7 @@ mod tt;
 mod value;
 
 pub use dfpn::Threshold;
+pub use hugebuf::Resident;
 pub use line::{
     interposes, is_useless_interposition, useless_interposition, verify as verify_mate_line,
     verify_composed, NarrowQuestion,
@@ -183,27 +184,35 @@ impl Solver {
     /// Touches every page of the table now (with the search's threads), so that the next
     /// search does not pay the page faults; the table stays resident until it is resized or
     /// dropped. If memory runs short meanwhile (another process is taking it), the table is
-    /// cut and emptied instead (see `tt::Table::make_resident`): then this returns `false`,
-    /// and [`Solver::hash_mb`] says what is left, for the caller to report.
-    pub fn make_resident(&mut self) -> bool {
+    /// cut and emptied instead (see `tt::Table::make_resident`), or, where it cannot be cut,
+    /// emptied and left not held: this says which, and [`Solver::hash_mb`] what is left, for
+    /// the caller to report.
+    pub fn make_resident(&mut self) -> Resident {
         // `clock::Instant`: `std::time::Instant::now` panics in the browser (wasm32).
         let t = clock::Instant::now();
         let was = self.tt.size_mb();
-        let whole = self.tt.make_resident(self.threads);
-        if !whole {
+        let got = self.tt.make_resident(self.threads);
+        if got != Resident::Whole {
             self.last = None;
             self.forget_repetitions();
-            log::warn!(
+        }
+        match got {
+            Resident::Whole => {}
+            Resident::Cut => log::warn!(
                 "memory ran short while the table was made resident: {} MB of {was} kept",
                 self.tt.size_mb()
-            );
+            ),
+            Resident::NotHeld => log::warn!(
+                "memory ran short while the table was made resident and it could not be cut: \
+                 {was} MB kept, not held"
+            ),
         }
         log::info!(
             "table of {} MB made resident in {:.1} s",
             self.tt.size_mb(),
             t.elapsed().as_secs_f64()
         );
-        whole
+        got
     }
 
     /// Every search buffer forgets its repetition failures, which were found with the table's

@@ -38,7 +38,7 @@
 //! every length-bounded disproof at or below the median amount of a sample (KomoringHeights'
 //! scheme), so long searches keep their expensive results.
 
-use super::hugebuf::{HugeBuf, Zeroable, RESIDENT_STEP};
+use super::hugebuf::{HugeBuf, Resident, Zeroable, RESIDENT_STEP};
 use super::value::{Value, INF, NO_MATE};
 use crate::shogi::{Hand, Move};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -319,8 +319,9 @@ pub struct Table {
 /// Clusters per megabyte.
 const CLUSTERS_PER_MB: usize = (1 << 20) / std::mem::size_of::<Cluster>();
 
-/// Memory the system can give now in MB (Linux `MemAvailable`, Windows
-/// `GlobalMemoryStatusEx`; `None` where unknown): see [`crate::system`].
+/// Memory the system can give now in MB (Linux `MemAvailable`, or the process's memory cgroup's
+/// room when less; Windows `GlobalMemoryStatusEx`; `None` where unknown): see
+/// [`crate::system`].
 pub fn available_memory_mb() -> Option<usize> {
     crate::system::available_memory_mb()
 }
@@ -504,21 +505,21 @@ impl Table {
     /// eighth of what was available at the start (plus one step), another process is taking
     /// memory at the same time (alone, the table cannot take more than the three quarters
     /// `hash_limit_mb` allows), and the table is cut where it is rather than have the kernel
-    /// kill one of the two when both are full. Returns `false` when cut: [`Table::size_mb`]
-    /// says what is left, and the table is emptied (entries sit in clusters chosen for the old
-    /// size).
-    pub fn make_resident(&mut self, threads: usize) -> bool {
+    /// kill one of the two when both are full. Returns what came of it: when cut,
+    /// [`Table::size_mb`] says what is left; when not whole, the table is emptied (a cut one's
+    /// entries sit in clusters chosen for the old size; one not held gives its pages back).
+    pub fn make_resident(&mut self, threads: usize) -> Resident {
         let step_mb = RESIDENT_STEP >> 20;
         let floor = available_memory_mb().map(|start| start / 8 + step_mb);
-        let whole = self.clusters.make_resident(threads, || match floor {
+        let got = self.clusters.make_resident(threads, || match floor {
             Some(floor) => available_memory_mb().is_none_or(|now| now >= floor),
             None => true,
         });
-        if !whole {
+        if got != Resident::Whole {
             self.size_mb = self.clusters.len() / CLUSTERS_PER_MB;
             self.clusters.zero(threads);
         }
-        whole
+        got
     }
 
     /// The cluster of `key`: `key / 2^64` scaled to the number of clusters (Lemire's

@@ -20,7 +20,7 @@ use super::output::{clip, Active, Io};
 use super::reply::{answer_text, Answer, JobKind};
 use super::search_thread::{self, Backend, Job, LazySolver, Shared, ToSearch};
 use crate::mate::clock::Instant;
-use crate::mate::{Limits, PostSearch};
+use crate::mate::{Limits, PostSearch, Resident};
 use crate::shogi::{Color, Move, Position};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 use std::io::Write;
@@ -252,8 +252,10 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
         if want <= limit {
             return want;
         }
+        // The machine's memory or a cgroup's limit (a container's): the line names which.
+        let why = crate::system::limit_reason(crate::system::memory_room().as_ref());
         self.info(&format!(
-            "USI_Hash {want} MB is more than the available memory allows; using {limit} MB"
+            "USI_Hash {want} MB is more than {why}; using {limit} MB"
         ));
         self.hash_capped = Some((want, limit));
         limit
@@ -274,7 +276,7 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             // table is touched once now, and stays resident until it is resized. Its memory
             // is then held: if another process took it meanwhile, the table is cut instead.
             let allocated = b.allocated_mb();
-            b.make_resident();
+            let resident = b.make_resident();
             let got = b.allocated_mb();
             drop(b);
             if got < mb {
@@ -285,11 +287,17 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             if let Some(n) = note {
                 self.info(&n);
             }
-            if got < allocated {
-                self.info(&format!(
+            match resident {
+                Resident::Whole => {}
+                Resident::Cut => self.info(&format!(
                     "USI_Hash: memory ran short while the table was made ready (another \
                      process is taking it); using {got} MB of {allocated}"
-                ));
+                )),
+                Resident::NotHeld => self.info(&format!(
+                    "USI_Hash: memory ran short while the table was made ready (another \
+                     process is taking it) and the table could not be cut: it keeps {got} MB \
+                     but its memory is not held"
+                )),
             }
         }
         self.io().line("readyok");

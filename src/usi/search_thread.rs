@@ -10,7 +10,7 @@
 
 use super::output::Io;
 use super::reply::{info_line, mate_score, report, JobKind};
-use crate::mate::{Limits, Progress, SearchResult, Solver};
+use crate::mate::{Limits, Progress, Resident, SearchResult, Solver};
 use crate::shogi::Position;
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
@@ -27,8 +27,11 @@ pub trait Backend: Send + 'static {
     fn clear(&mut self);
     /// Search threads from the next search on (see `mate::Solver::set_threads`).
     fn set_threads(&mut self, _threads: usize) {}
-    /// Touches every page of the table now (see `mate::Solver::make_resident`).
-    fn make_resident(&mut self) {}
+    /// Touches every page of the table now (see `mate::Solver::make_resident`) and says what
+    /// came of it (a cut table is smaller: see `allocated_mb`).
+    fn make_resident(&mut self) -> Resident {
+        Resident::Whole
+    }
     /// Size of the allocated table in MB (0 if none).
     fn allocated_mb(&self) -> usize;
     /// Table occupancy in permille (0 without a table).
@@ -72,11 +75,10 @@ impl Backend for LazySolver {
         }
     }
 
-    fn make_resident(&mut self) {
-        if let Some(s) = &mut self.0 {
-            // A cut is seen by the caller in `allocated_mb`.
-            s.make_resident();
-        }
+    fn make_resident(&mut self) -> Resident {
+        self.0
+            .as_mut()
+            .map_or(Resident::Whole, Solver::make_resident)
     }
 
     fn allocated_mb(&self) -> usize {

@@ -3,7 +3,7 @@
 
 use crate::cli::args::SearchOpts;
 use crate::cli::output::note;
-use crate::mate::{Limits, Solver};
+use crate::mate::{Limits, Resident, Solver};
 use std::time::Duration;
 
 /// The search limits and solver settings of `opts`; `threads` is the default thread count.
@@ -21,7 +21,7 @@ pub fn limits_of(opts: &SearchOpts, info: bool) -> Limits {
 }
 
 /// The `--hash-mb` to allocate for `copies` tables of `want` MB each: reduced, with a one-line
-/// warning, to what the available memory allows (see [`crate::mate::hash_limit_mb`]); a
+/// warning, to what the available memory (or the process's cgroup's limit) allows (see [`crate::mate::hash_limit_mb`]); a
 /// request the machine cannot hold would otherwise fail to allocate, or be granted lazily and
 /// end in the OOM killer mid-search.
 pub fn fit_hash_mb(want: u64, copies: usize) -> usize {
@@ -39,10 +39,10 @@ pub fn fit_hash_mb(want: u64, copies: usize) -> usize {
     } else {
         String::new()
     };
+    // The machine's memory or a cgroup's limit (a container's): the line names which.
+    let why = crate::system::limit_reason(crate::system::memory_room().as_ref());
     note(format_args!(
-        "warning: --hash-mb {want}{each} is more than the available memory allows \
-         ({} MB available); using {per_copy} MB{}",
-        crate::mate::available_memory_mb().unwrap_or(0),
+        "warning: --hash-mb {want}{each} is more than {why}; using {per_copy} MB{}",
         if copies > 1 { " per job" } else { "" }
     ));
     per_copy
@@ -73,12 +73,19 @@ pub fn hold_table(solver: &mut Solver) {
     if asked.saturating_mul(4) < avail {
         return;
     }
-    if !solver.make_resident() {
-        note(format_args!(
+    match solver.make_resident() {
+        Resident::Whole => {}
+        Resident::Cut => note(format_args!(
             "warning: memory ran short while the {asked} MB table was made ready (another \
              process is taking it); using {} MB",
             solver.hash_mb()
-        ));
+        )),
+        Resident::NotHeld => note(format_args!(
+            "warning: memory ran short while the {asked} MB table was made ready (another \
+             process is taking it) and the table could not be cut: it keeps {} MB but its \
+             memory is not held",
+            solver.hash_mb()
+        )),
     }
 }
 

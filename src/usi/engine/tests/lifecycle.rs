@@ -366,3 +366,36 @@ fn the_table_size_allocated_is_said_after_isready() {
         "{out:?}"
     );
 }
+
+/// What came of making the table ready at `isready` is said when it is not all held: a table
+/// cut where memory ran short says the size kept; one that could not be cut says that its
+/// memory is not held (its size did not change, so nothing else would show it).
+#[test]
+fn a_table_not_made_ready_in_full_is_said_at_isready() {
+    let said = |ready: Resident| {
+        let mut fake = Fake::new(Outcome::Mate(line("G*5b")), Duration::ZERO);
+        fake.ready = ready;
+        fake.cut_to = 16;
+        let out = session(fake, &["setoption name USI_Hash value 64", "isready"]);
+        assert_eq!(count(&out, "readyok"), 1, "{out:?}");
+        out.into_iter()
+            .filter(|l| l.starts_with("info string USI_Hash:"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(said(Resident::Whole), Vec::<String>::new());
+    assert_eq!(
+        said(Resident::Cut),
+        [
+            "info string USI_Hash: memory ran short while the table was made ready (another \
+          process is taking it); using 16 MB of 64"
+        ]
+    );
+    assert_eq!(
+        said(Resident::NotHeld),
+        [
+            "info string USI_Hash: memory ran short while the table was made ready (another \
+          process is taking it) and the table could not be cut: it keeps 64 MB but its memory \
+          is not held"
+        ]
+    );
+}

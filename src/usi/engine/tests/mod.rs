@@ -71,6 +71,9 @@ struct Fake {
     /// The most a table can get, as when the memory is short (`Solver::new` halves the size
     /// asked until it can be allocated).
     max_alloc: usize,
+    /// What making the table resident comes to; when `Cut`, the table is cut to `cut_to` MB.
+    ready: Resident,
+    cut_to: usize,
 }
 
 impl Fake {
@@ -82,6 +85,8 @@ impl Fake {
             log: Arc::default(),
             allocated: 0,
             max_alloc: usize::MAX,
+            ready: Resident::Whole,
+            cut_to: 0,
         }
     }
     /// Never finishes on its own.
@@ -102,6 +107,12 @@ impl Backend for Fake {
     }
     fn clear(&mut self) {
         self.log.lock().push("clear".into());
+    }
+    fn make_resident(&mut self) -> Resident {
+        if self.ready == Resident::Cut {
+            self.allocated = self.cut_to;
+        }
+        self.ready
     }
     fn allocated_mb(&self) -> usize {
         self.allocated
