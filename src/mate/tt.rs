@@ -662,9 +662,16 @@ impl Table {
                     Self::place(home, &new);
                     return;
                 }
-                home.set_spilled(true);
             }
         }
+        // Between the two locks a collection may run and set the spill flags again from what
+        // the pair holds; the flag is therefore set in `store_spilled`, under the pair's locks.
+        #[cfg(test)]
+        BETWEEN_LOCKS.with(|f| {
+            if let Some(f) = f.get() {
+                f(self)
+            }
+        });
         self.store_spilled(h, &new);
     }
 
@@ -684,6 +691,9 @@ impl Table {
             return;
         }
         if home.crowded(new.key) {
+            // Under both locks, so that no collection (which sets every pair's flags from its
+            // contents, see `gc`) can clear it before the entry is in the buddy.
+            home.set_spilled(true);
             Self::place(buddy, new);
         } else {
             Self::place(home, new);
@@ -941,6 +951,13 @@ impl Table {
             }
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Run by `Table::store` between its lock of the home cluster and `store_spilled`'s lock of
+    /// the pair, to interleave another table operation there deterministically.
+    static BETWEEN_LOCKS: std::cell::Cell<Option<fn(&Table)>> = const { std::cell::Cell::new(None) };
 }
 
 /// Occupancy (permille) a garbage collection brings the table down to at least, dropping the

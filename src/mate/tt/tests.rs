@@ -435,3 +435,38 @@ fn unsolved_entries_keep_their_shallowest_ply() {
     put(&mut t, 42, g, (0, INF, 3), 1);
     assert_eq!(t.probe(42, g, u32::MAX).depth, 0, "a proof has no ply");
 }
+
+/// A collection that runs after `store` has found a board crowded in its full cluster and
+/// before the entry is placed in the buddy sets the pair's spill flags from what the pair holds
+/// then (nothing in the buddy): the flag must still be set when the entry lands there, or its
+/// lookups, which read the buddy only when the flag is set, never find it.
+#[test]
+fn a_collection_between_the_two_locks_of_a_spilling_store_leaves_the_entry_visible() {
+    let mut t = Table::new(1);
+    let key = spread(99) & !1;
+    let h = t.cluster_index(key);
+    // Proofs of hands none superior to another, expensive, alone in the table: the collection
+    // keeps them all (no unsolved entries, and the table far below `GC_TARGET`).
+    for n in 0..WAYS {
+        put(&mut t, key, pair_hand(n), (0, INF, 1), 1_000_000);
+    }
+    assert!(!t.clusters[h].spilled());
+    BETWEEN_LOCKS.with(|f| {
+        f.set(Some(|t: &Table| {
+            let r = t.gc();
+            assert_eq!(r.solved_dropped, 0, "{r:?}");
+        }))
+    });
+    put(&mut t, key, pair_hand(WAYS), (0, INF, 1), 1_000_000);
+    BETWEEN_LOCKS.with(|f| f.set(None));
+    assert!(
+        t.clusters[t.buddy(h)]
+            .slots()
+            .any(|s| s.key() == stored_key(key)),
+        "the entry went to the buddy"
+    );
+    assert!(t.clusters[h].spilled(), "spill flag lost");
+    for n in 0..=WAYS {
+        assert_eq!(t.probe(key, pair_hand(n), u32::MAX).v.pn, 0, "hand {n}");
+    }
+}
