@@ -20,7 +20,9 @@
 //! | key     | 8     | board key, bit 0 folded in (`stored_key`; 0 = empty slot);        |
 //! |         |       | verified on every hit; bit 0 of a cluster's first is its lock    |
 //! | parent  | 4     | low bits of the board key of the node that created it (DAG test) |
-//! | amount  | 4     | search effort spent below this node (for replacement and GC)     |
+//! | amount  | 3     | search effort spent below this node (for replacement and GC),     |
+//! |         |       | saturated at 2^24 - 1                                            |
+//! | stamp   | 1     | low 8 bits of the generation that wrote it                       |
 //! | v       | 16    | the node's `Value`: pn, dn (4+4), hand (4: proof hand if proven,  |
 //! |         |       | disproof hand if disproven), len (2), best move (2)               |
 //!
@@ -37,6 +39,22 @@
 //! is read from the proofs). When occupancy passes `GC_TRIGGER` permille, `gc` drops every unsolved entry and
 //! every length-bounded disproof at or below the median amount of a sample (KomoringHeights'
 //! scheme), so long searches keep their expensive results.
+//!
+//! Generations: a new game (`usinewgame`) must forget everything, and zeroing the table wrote
+//! all of it before the next answer (80 ms at 4 GB for a mate in one answered in 0.2 ms; see
+//! `docs/bench/newgame.md`). Instead the table counts generations (`Table::new_game`): every
+//! key stored and looked up has the generation's pattern XORed in (0 for generation 0, so a
+//! zeroed table is generation 0's; splitmix64 of the count otherwise, bit 0 kept free), so an
+//! earlier generation's entry matches no lookup and no store, with the same 63 bits of
+//! verification as before; and every body carries the generation's low 8 bits (its stamp), so
+//! that replacement (`place`, which reads bodies only when the key line is full), the
+//! collector, `hashfull` and the spill decisions count an earlier generation's slot as empty.
+//! Nothing is written at a new game, except every 256th, when the stamps come round again and
+//! the table is zeroed (otherwise entries of 256 games ago would pass for live and hold their
+//! slots). A spill flag left by an earlier generation only makes lookups read the buddy too
+//! until a collection sets it again. The line readers read the table through lookups, so they
+//! see the new generation only; the solver forgets its remembered mate and repetition failures
+//! at the same time (`Solver::new_game`).
 
 use super::hugebuf::{HugeBuf, Zeroable, RESIDENT_STEP};
 use super::value::{Value, INF, NO_MATE};
@@ -49,6 +67,8 @@ struct Entry {
     key: u64,
     parent: u32,
     amount: u32,
+    /// The generation that wrote it (`Table::stamp`): another's is dead (see `Table::new_game`).
+    stamp: u8,
     v: Value,
 }
 
@@ -75,7 +95,8 @@ impl Entry {
 #[derive(Default)]
 #[repr(C)]
 struct Body {
-    /// parent (low 32 bits), amount (high 32).
+    /// parent (low 32 bits), amount (next 24, saturated at `MAX_AMOUNT`), generation stamp
+    /// (high 8).
     meta: AtomicU64,
     /// pn (low 32), dn (high 32).
     nums: AtomicU64,
@@ -117,7 +138,19 @@ impl Slot<'_> {
 
     #[inline(always)]
     fn amount(&self) -> u32 {
-        (self.b.meta.load(Relaxed) >> 32) as u32
+        (self.b.meta.load(Relaxed) >> 32) as u32 & MAX_AMOUNT
+    }
+
+    #[inline(always)]
+    fn stamp(&self) -> u8 {
+        (self.b.meta.load(Relaxed) >> 56) as u8
+    }
+
+    /// Whether the slot holds an entry of the generation stamped `stamp` (see
+    /// `Table::new_game`): a slot of another generation counts as empty.
+    #[inline(always)]
+    fn live(&self, stamp: u8) -> bool {
+        self.key() != 0 && self.stamp() == stamp
     }
 
     #[inline(always)]
@@ -126,6 +159,7 @@ impl Slot<'_> {
             key: self.key(),
             parent: self.parent(),
             amount: self.amount(),
+            stamp: self.stamp(),
             v: self.value(),
         }
     }
@@ -136,9 +170,10 @@ impl Slot<'_> {
         // `LOCK_BIT`); only the holder writes, so the bit read here is its own.
         self.k
             .store(e.key | (self.k.load(Relaxed) & LOCK_BIT), Relaxed);
-        self.b
-            .meta
-            .store(e.parent as u64 | (e.amount as u64) << 32, Relaxed);
+        self.b.meta.store(
+            e.parent as u64 | (e.amount as u64) << 32 | (e.stamp as u64) << 56,
+            Relaxed,
+        );
         let v = &e.v;
         self.b
             .nums
@@ -219,6 +254,12 @@ impl Cluster {
         self.keys.iter().any(Cluster::is_empty)
     }
 
+    /// Whether some slot holds an entry of a generation other than `stamp`'s (free for a new
+    /// entry, see `Table::new_game`). Reads the bodies: only for a full cluster.
+    fn has_stale(&self, stamp: u8) -> bool {
+        self.slots().any(|s| !s.live(stamp))
+    }
+
     /// Whether board `key` holds `SPILL_AT` slots or more here.
     #[inline(always)]
     fn crowded(&self, key: u64) -> bool {
@@ -284,6 +325,24 @@ const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
 /// power of two.
 const SPINS_BEFORE_YIELD: u64 = 64;
 
+/// The largest effort an entry records (2^24 - 1): the amount shares its word with the
+/// generation stamp. Efforts are node counts below a node, compared only with each other (by
+/// `place` and `gc`); the few above 16.7 M nodes (the top of a search of many millions) tie.
+const MAX_AMOUNT: u32 = (1 << 24) - 1;
+
+/// The key pattern of generation `g` (see `Table::new_game`): 0 for generation 0, so that a
+/// zeroed table is generation 0's; otherwise splitmix64's output function of `g` (Steele,
+/// Lea and Flood 2014), even, so that bit 0 stays free for the lock and spill bits.
+fn generation_pattern(g: u64) -> u64 {
+    if g == 0 {
+        return 0;
+    }
+    let mut z = g.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) & !1
+}
+
 /// Occupancy (permille) at which a garbage collection runs.
 pub const GC_TRIGGER: u32 = 900;
 
@@ -314,6 +373,12 @@ pub struct Table {
     /// (counted on the contended path only, so the uncontended one stays two instructions).
     lock_waits: AtomicU64,
     lock_spins: AtomicU64,
+    /// New games so far (see `Table::new_game`).
+    generation: u64,
+    /// `generation_pattern(generation)`, folded into every key stored and looked up.
+    pattern: u64,
+    /// The low 8 bits of `generation`, written into every body stored.
+    stamp: u8,
 }
 
 /// Clusters per megabyte.
@@ -364,6 +429,9 @@ impl Table {
             shared: false,
             lock_waits: AtomicU64::new(0),
             lock_spins: AtomicU64::new(0),
+            generation: 0,
+            pattern: 0,
+            stamp: 0,
         })
     }
 
@@ -490,6 +558,22 @@ impl Table {
         self.clusters.zero(threads);
     }
 
+    /// Forgets every entry in O(1): the table moves to a new generation, whose key pattern
+    /// differs from every earlier one's, so that no earlier entry matches a lookup or a store
+    /// again, and whose stamp marks its entries, so that `place`, `gc`, `hashfull` and the
+    /// spill flags count the others' slots as empty. A new game thus writes nothing, where
+    /// zeroing the table (`clear`) writes all of it: 320 ms at 4 GB (see
+    /// `docs/bench/newgame.md`). Every 256th generation the 8-bit stamps would come round
+    /// again and show entries of 256 games ago as live: the table is then zeroed instead.
+    pub fn new_game(&mut self, threads: usize) {
+        self.generation += 1;
+        self.pattern = generation_pattern(self.generation);
+        self.stamp = self.generation as u8;
+        if self.stamp == 0 {
+            self.clear(threads);
+        }
+    }
+
     /// Touches every page of the table now, with `threads` threads (see
     /// `HugeBuf::make_resident`): for the moment a GUI waits for anyway (`isready`), so that
     /// the search does not pay the page faults, and so that the memory the table stands for is
@@ -551,7 +635,7 @@ impl Table {
     pub fn probe(&self, key: u64, hand: Hand, remaining: u32) -> Probe {
         let h = self.cluster_index(key);
         let home = &self.clusters[h];
-        let key = stored_key(key);
+        let key = stored_key(key) ^ self.pattern;
         let guard = self.lock(home);
         if !home.spilled() {
             return Self::probe_in(home.slots(), key, hand, remaining);
@@ -647,9 +731,10 @@ impl Table {
         let h = self.cluster_index(key);
         let home = &self.clusters[h];
         let new = Entry {
-            key: stored_key(key),
+            key: stored_key(key) ^ self.pattern,
             parent,
-            amount,
+            amount: amount.min(MAX_AMOUNT),
+            stamp: self.stamp,
             v,
         };
         {
@@ -658,7 +743,11 @@ impl Table {
                 if Self::update(home, &new) || Self::replace_redundant(home, &new) {
                     return;
                 }
-                if home.has_empty() || !home.crowded(new.key) || self.buddy(h) == h {
+                if home.has_empty()
+                    || !home.crowded(new.key)
+                    || self.buddy(h) == h
+                    || home.has_stale(new.stamp)
+                {
                     Self::place(home, &new);
                     return;
                 }
@@ -814,6 +903,11 @@ impl Table {
         let mut best_score = u64::MAX;
         for (i, slot) in c.slots().enumerate() {
             let e = slot.load();
+            if e.stamp != new.stamp {
+                // An earlier generation's: as good as empty.
+                c.slot(i).set(new);
+                return;
+            }
             let score = ((e.class() as u64) << 40) | e.amount as u64;
             if score < best_score {
                 best_score = score;
@@ -826,12 +920,12 @@ impl Table {
         c.slot(victim).set(new);
     }
 
-    /// Occupancy in permille, from the first 1000 clusters.
+    /// Occupancy in permille, from the first 1000 clusters: entries of the current generation.
     pub fn hashfull(&self) -> u32 {
         let n = self.clusters.len().min(1000);
         let used: usize = self.clusters[..n]
             .iter()
-            .map(|c| c.keys.iter().filter(|k| !Cluster::is_empty(k)).count())
+            .map(|c| c.slots().filter(|s| s.live(self.stamp)).count())
             .sum();
         (used * 1000 / (n * WAYS)) as u32
     }
@@ -862,7 +956,7 @@ impl Table {
         for c in &self.clusters[..n] {
             let _guard = self.lock(c);
             for e in c.slots().map(|s| s.load()) {
-                if e.key != 0 {
+                if e.key != 0 && e.stamp == self.stamp {
                     if e.class() < 2 {
                         low.push(e.amount);
                     } else {
@@ -907,7 +1001,7 @@ impl Table {
                 let (ci, cj) = (&self.clusters[i], &self.clusters[j]);
                 let foreign = |c: &Cluster, at: usize| {
                     c.slots()
-                        .any(|s| s.key() != 0 && !self.homed_at(s.key(), at))
+                        .any(|s| s.live(self.stamp) && !self.homed_at(s.key() ^ self.pattern, at))
                 };
                 ci.set_spilled(foreign(cj, j));
                 cj.set_spilled(foreign(ci, i));
@@ -929,6 +1023,11 @@ impl Table {
             for slot in c.slots() {
                 let e = slot.load();
                 if e.key == 0 {
+                    continue;
+                }
+                if e.stamp != self.stamp {
+                    // An earlier generation's (see `new_game`): dead, and not counted.
+                    slot.clear();
                     continue;
                 }
                 let solved = e.class() == 2;

@@ -103,6 +103,9 @@ impl Backend for Fake {
     fn clear(&mut self) {
         self.log.lock().push("clear".into());
     }
+    fn new_game(&mut self) {
+        self.log.lock().push("new_game".into());
+    }
     fn allocated_mb(&self) -> usize {
         self.allocated
     }
