@@ -1,8 +1,14 @@
+use super::gc::GC_TARGET;
+use super::layout::*;
+use super::rules::BETWEEN_LOCKS;
 use super::*;
+use crate::mate::value::{INF, NO_MATE};
+use crate::shogi::Hand;
 use crate::shogi::{Move, PieceKind};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Stores (pn, dn, len) for (key, hand) with no parent and the given effort.
-fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), amount: u32) {
+fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), effort: u32) {
     let v = Value {
         pn,
         dn,
@@ -10,7 +16,7 @@ fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), amou
         len,
         best: Move::NONE,
     };
-    t.store(key, v, 0, amount);
+    t.store(key, v, 0, effort);
 }
 
 fn hand(kinds: &[PieceKind]) -> Hand {
@@ -138,7 +144,7 @@ fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
         .iter()
         .flat_map(|c| c.slots().map(|s| s.load()))
         .filter(|e| e.key != 0)
-        .map(|e| e.amount)
+        .map(|e| e.effort)
         .collect();
     let cheapest_kept = *kept.iter().min().unwrap();
     assert!(
@@ -147,7 +153,7 @@ fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
     );
 }
 
-/// Entries that share one amount (mates in one all cost 1) are dropped in the share that
+/// Entries that share one effort (mates in one all cost 1) are dropped in the share that
 /// reaches the target, not all of them.
 #[test]
 fn gc_drops_a_share_of_equally_cheap_proofs_not_all() {
@@ -372,12 +378,12 @@ fn gc_sets_the_spill_flags_from_what_is_left() {
         // The first WAYS hands fill the cluster, the next WAYS go to the buddy.
         for n in 0..2 * WAYS {
             let home = n < WAYS;
-            let amount = if home != spilled_are_expensive {
+            let effort = if home != spilled_are_expensive {
                 1000
             } else {
                 1
             };
-            put(&mut t, key, pair_hand(n), (5, 5, 0), amount);
+            put(&mut t, key, pair_hand(n), (5, 5, 0), effort);
         }
         // Other boards, so that the collection's median effort (500) falls between.
         for k in 0..20u64 {
@@ -426,14 +432,21 @@ fn unsolved_entries_keep_their_shallowest_ply() {
     let mut t = Table::new(1);
     let g = hand(&[PieceKind::Gold]);
     put(&mut t, 42, g, (3, 4, 6), 1);
-    assert_eq!(t.probe(42, g, u32::MAX).depth, 6);
+    assert_eq!(t.probe(42, g, u32::MAX).shallowest_ply, Some(5));
     put(&mut t, 42, g, (5, 2, 4), 1);
     put(&mut t, 42, g, (7, 2, 9), 1);
     let p = t.probe(42, g, u32::MAX);
-    assert_eq!((p.depth, p.v.pn, p.v.dn, p.v.len), (4, 7, 2, 0));
-    assert_eq!(t.probe(42, Hand::EMPTY, u32::MAX).depth, 0);
+    assert_eq!(
+        (p.shallowest_ply, p.v.pn, p.v.dn, p.v.len),
+        (Some(3), 7, 2, 0)
+    );
+    assert_eq!(t.probe(42, Hand::EMPTY, u32::MAX).shallowest_ply, None);
     put(&mut t, 42, g, (0, INF, 3), 1);
-    assert_eq!(t.probe(42, g, u32::MAX).depth, 0, "a proof has no ply");
+    assert_eq!(
+        t.probe(42, g, u32::MAX).shallowest_ply,
+        None,
+        "a proof has no ply"
+    );
 }
 
 /// A collection that runs after `store` has found a board crowded in its full cluster and
@@ -595,7 +608,7 @@ fn the_256th_new_game_zeroes_the_table() {
     assert!(t.probe(5, Hand::EMPTY, u32::MAX).found);
 }
 
-/// Efforts saturate at `MAX_AMOUNT` rather than spill into the stamp.
+/// Efforts saturate at `MAX_EFFORT` rather than spill into the stamp.
 #[test]
 fn an_effort_past_24_bits_saturates_and_keeps_the_entry_live() {
     let mut t = Table::new(1);
@@ -605,7 +618,7 @@ fn an_effort_past_24_bits_saturates_and_keeps_the_entry_live() {
         .slots()
         .find(|s| s.key() != 0)
         .unwrap();
-    assert_eq!(s.amount(), MAX_AMOUNT);
+    assert_eq!(s.effort(), MAX_EFFORT);
     assert!(s.live(t.stamp));
     assert_eq!(t.hashfull(), 0, "one entry is below a permille");
     assert!(t.probe(5, Hand::EMPTY, u32::MAX).found);
