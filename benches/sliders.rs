@@ -1,7 +1,7 @@
 //! Slider attack lookup: our PEXT tables (`tsumugi::shogi::attacks`), indexed by the PEXT
 //! instruction and by the portable loop (the two run-time paths), against a classical ray
 //! scan (per-direction ray masks, first blocker by bit scan), the choice recorded in
-//! `src/shogi/attacks.rs`. Same pseudo-random occupancies for all; medians of 5 runs.
+//! `src/shogi/attacks/mod.rs`. Same pseudo-random occupancies for all; medians of 5 runs.
 //!
 //! `cargo bench --bench sliders`
 

@@ -5,8 +5,9 @@
 //!
 //! The rule for the maxima: a maximum bounds what a caller may *ask for*, never what it *gets*.
 //! What is allocated is decided at allocation, for every caller alike: natively the available
-//! memory cap ([`super::hash_limit_mb`], applied by the command line's `fit_hash_mb` and by
-//! `Table::new`) and halving on a failed allocation; in the browser, halving (`Solver::new`) or
+//! memory cap ([`super::hash_limit_mb`], applied by the callers before they allocate: the
+//! command line's `fit_hash_mb` and the USI engine's `hash_mb_to_use`; `Table::new` does not
+//! apply it) and halving on a failed allocation (`Table::new`); in the browser, halving (`Solver::new`) or
 //! a refusal that asks for less (`Solver::try_new`). So a maximum only keeps a request sane for
 //! the one who makes it, and there is one per kind of caller:
 //!

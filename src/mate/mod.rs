@@ -181,6 +181,16 @@ impl Solver {
         self.forget_repetitions();
     }
 
+    /// Forgets what was learnt, as `clear`, without writing the table: it moves to a new
+    /// generation whose lookups never match an earlier one's entries (see
+    /// `tt::Table::new_game`). Answers are those of a cleared solver. For a new problem or
+    /// game (`usinewgame`), where a full wipe would write the whole table before the search.
+    pub fn new_game(&mut self) {
+        self.last = None;
+        self.tt.new_game(self.threads);
+        self.forget_repetitions();
+    }
+
     /// Touches every page of the table now (with the search's threads), so that the next
     /// search does not pay the page faults; the table stays resident until it is resized or
     /// dropped. If memory runs short meanwhile (another process is taking it), the table is

@@ -206,7 +206,7 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
                 if self.is_active() {
                     self.clear_pending = true;
                 } else {
-                    self.shared.backend.lock().clear();
+                    self.shared.backend.lock().new_game();
                     self.clear_pending = false;
                 }
             }
@@ -270,7 +270,7 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             let note = search_thread::prepare_table(&mut *b, mb);
             b.set_threads(self.options.threads as usize);
             if std::mem::take(&mut self.clear_pending) {
-                b.clear();
+                b.new_game();
             }
             // Page faults belong here, where the GUI waits, not in the search's time: the
             // table is touched once now, and stays resident until it is resized. Its memory
@@ -367,11 +367,17 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             // In a game the engine plays for the side to move: only its own mate counts.
             root_is_and_if_checked: kind == JobKind::Mate && o.root_is_and_if_checked,
         };
+        if std::mem::take(&mut self.clear_pending) {
+            // No search is active, so the search thread does not hold the backend; a new
+            // game costs nothing (see `mate::Solver::new_game`), so it is done here rather
+            // than as the job's full clear.
+            self.shared.backend.lock().new_game();
+        }
         let job = Job {
             kind,
             hash_mb: self.hash_mb_to_use(),
             threads: self.options.threads as usize,
-            clear: std::mem::take(&mut self.clear_pending),
+            clear: false,
             pos,
             limits,
         };

@@ -23,7 +23,7 @@
 //! | `usi` | `id name tsumugi <version>`, `id author ...`, the options, `usiok` (at once; nothing is allocated) |
 //! | `isready` | allocates or resizes the table to `USI_Hash`, then `readyok`. During a search: `readyok` at once, the table change waits for the next search |
 //! | `setoption name <N> value <V>` | sets an option (names case-insensitive; the value is the rest of the line). A bad name or value: `info string error: ...`, option unchanged |
-//! | `usinewgame` | clears the table (during a search: before the next search) |
+//! | `usinewgame` | forgets the table, in O(1) (during a search: before the next search) |
 //! | `position startpos\|sfen <SFEN> [moves ...]` | sets the position for the next `go` (`position <SFEN>` without `sfen` is read the same, with a note) |
 //! | `go mate <ms>` / `go mate infinite` / `go mate` | mate search; exactly one `checkmate <moves>` / `checkmate nomate` / `checkmate timeout` |
 //! | `go [btime .. wtime .. byoyomi .. binc .. winc .. movetime .. nodes .. ponder infinite]` | mate search; `bestmove <first move of the mate>` or `bestmove resign` |

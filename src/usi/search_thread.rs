@@ -25,6 +25,11 @@ pub trait Backend: Send + 'static {
     fn prepare(&mut self, hash_mb: usize);
     /// Empties the table (if any).
     fn clear(&mut self);
+    /// Forgets the table's contents for a new game (`usinewgame`), cheaply where the backend
+    /// can (see `mate::Solver::new_game`).
+    fn new_game(&mut self) {
+        self.clear();
+    }
     /// Search threads from the next search on (see `mate::Solver::set_threads`).
     fn set_threads(&mut self, _threads: usize) {}
     /// Touches every page of the table now (see `mate::Solver::make_resident`) and says what
@@ -66,6 +71,12 @@ impl Backend for LazySolver {
     fn clear(&mut self) {
         if let Some(s) = &mut self.0 {
             s.clear();
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Some(s) = &mut self.0 {
+            s.new_game();
         }
     }
 

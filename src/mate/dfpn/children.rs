@@ -209,7 +209,9 @@ impl Search<'_> {
                 c.fresh = !p.found;
                 if p.found {
                     // Met before at a shallower ply, still unsolved (see `search`, TCA).
-                    if p.depth != 0 && (p.depth as u32) < ply + 2 && p.v.pn != 0 && p.v.dn != 0 {
+                    // The child is at ply + 1: met before at a ply above it.
+                    let shallower = p.shallowest_ply.is_some_and(|s| (s as u32) < ply + 1);
+                    if shallower && p.v.pn != 0 && p.v.dn != 0 {
                         self.old_child = true;
                     }
                     c.v = p.v;

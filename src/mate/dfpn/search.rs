@@ -60,7 +60,7 @@ impl Search<'_> {
         }
 
         if !self.monitor.halted() {
-            let amount = (self.monitor.nodes - node_start).min(u32::MAX as u64) as u32;
+            let effort = (self.monitor.nodes - node_start).min(u32::MAX as u64) as u32;
             if result.v.dn == 0 && result.rep != NO_REP {
                 // A failure on this path only: never a table disproof (GHI).
                 self.path.rep_record(result.rep, result.v.len);
@@ -70,7 +70,7 @@ impl Search<'_> {
                     // An unsolved entry remembers the shallowest ply it was searched at (TCA).
                     v.len = (ply + 1).min(u16::MAX as u32) as u16;
                 }
-                self.tt.store(key, v, self.path.parent_tag(), amount);
+                self.tt.store(key, v, self.path.parent_tag(), effort);
             }
         }
         result

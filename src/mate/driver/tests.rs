@@ -267,3 +267,32 @@ fn defender_to_move_root() {
     line::verify(&pos, &line, pos.side_to_move().flip()).unwrap();
     assert!(r.status.unwrap().established());
 }
+
+/// After `Solver::new_game` a solver answers as a new one, node for node: the table's earlier
+/// generation, the remembered mate and the repetition failures are all forgotten, though
+/// nothing of the table is written. A warm solver (no new game) answers the same position in
+/// fewer nodes, so the test tells the two apart.
+#[test]
+fn a_new_game_searches_as_a_new_solver() {
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
+    let solve = |s: &mut Solver| {
+        let r = s.solve(
+            &pos,
+            &Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        (format!("{:?}", r.outcome), r.stats.nodes)
+    };
+    let fresh = solve(&mut Solver::new(16));
+    let mut solver = Solver::new(16);
+    assert_eq!(solve(&mut solver), fresh);
+    let warm = solve(&mut solver);
+    assert_eq!(warm.0, fresh.0);
+    assert!(warm.1 < fresh.1, "warm {warm:?}, fresh {fresh:?}");
+    for _ in 0..3 {
+        solver.new_game();
+        assert_eq!(solver.hashfull(), 0);
+        assert_eq!(solve(&mut solver), fresh);
+    }
+}

@@ -1,8 +1,14 @@
+use super::gc::GC_TARGET;
+use super::layout::*;
+use super::rules::BETWEEN_LOCKS;
 use super::*;
+use crate::mate::value::{INF, NO_MATE};
+use crate::shogi::Hand;
 use crate::shogi::{Move, PieceKind};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Stores (pn, dn, len) for (key, hand) with no parent and the given effort.
-fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), amount: u32) {
+fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), effort: u32) {
     let v = Value {
         pn,
         dn,
@@ -10,7 +16,7 @@ fn put(t: &mut Table, key: u64, hand: Hand, (pn, dn, len): (u32, u32, u16), amou
         len,
         best: Move::NONE,
     };
-    t.store(key, v, 0, amount);
+    t.store(key, v, 0, effort);
 }
 
 fn hand(kinds: &[PieceKind]) -> Hand {
@@ -138,7 +144,7 @@ fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
         .iter()
         .flat_map(|c| c.slots().map(|s| s.load()))
         .filter(|e| e.key != 0)
-        .map(|e| e.amount)
+        .map(|e| e.effort)
         .collect();
     let cheapest_kept = *kept.iter().min().unwrap();
     assert!(
@@ -147,7 +153,7 @@ fn gc_of_a_table_full_of_proofs_drops_the_cheapest_down_to_the_target() {
     );
 }
 
-/// Entries that share one amount (mates in one all cost 1) are dropped in the share that
+/// Entries that share one effort (mates in one all cost 1) are dropped in the share that
 /// reaches the target, not all of them.
 #[test]
 fn gc_drops_a_share_of_equally_cheap_proofs_not_all() {
@@ -372,12 +378,12 @@ fn gc_sets_the_spill_flags_from_what_is_left() {
         // The first WAYS hands fill the cluster, the next WAYS go to the buddy.
         for n in 0..2 * WAYS {
             let home = n < WAYS;
-            let amount = if home != spilled_are_expensive {
+            let effort = if home != spilled_are_expensive {
                 1000
             } else {
                 1
             };
-            put(&mut t, key, pair_hand(n), (5, 5, 0), amount);
+            put(&mut t, key, pair_hand(n), (5, 5, 0), effort);
         }
         // Other boards, so that the collection's median effort (500) falls between.
         for k in 0..20u64 {
@@ -426,12 +432,194 @@ fn unsolved_entries_keep_their_shallowest_ply() {
     let mut t = Table::new(1);
     let g = hand(&[PieceKind::Gold]);
     put(&mut t, 42, g, (3, 4, 6), 1);
-    assert_eq!(t.probe(42, g, u32::MAX).depth, 6);
+    assert_eq!(t.probe(42, g, u32::MAX).shallowest_ply, Some(5));
     put(&mut t, 42, g, (5, 2, 4), 1);
     put(&mut t, 42, g, (7, 2, 9), 1);
     let p = t.probe(42, g, u32::MAX);
-    assert_eq!((p.depth, p.v.pn, p.v.dn, p.v.len), (4, 7, 2, 0));
-    assert_eq!(t.probe(42, Hand::EMPTY, u32::MAX).depth, 0);
+    assert_eq!(
+        (p.shallowest_ply, p.v.pn, p.v.dn, p.v.len),
+        (Some(3), 7, 2, 0)
+    );
+    assert_eq!(t.probe(42, Hand::EMPTY, u32::MAX).shallowest_ply, None);
     put(&mut t, 42, g, (0, INF, 3), 1);
-    assert_eq!(t.probe(42, g, u32::MAX).depth, 0, "a proof has no ply");
+    assert_eq!(
+        t.probe(42, g, u32::MAX).shallowest_ply,
+        None,
+        "a proof has no ply"
+    );
+}
+
+/// A collection that runs after `store` has found a board crowded in its full cluster and
+/// before the entry is placed in the buddy sets the pair's spill flags from what the pair holds
+/// then (nothing in the buddy): the flag must still be set when the entry lands there, or its
+/// lookups, which read the buddy only when the flag is set, never find it.
+#[test]
+fn a_collection_between_the_two_locks_of_a_spilling_store_leaves_the_entry_visible() {
+    let mut t = Table::new(1);
+    let key = spread(99) & !1;
+    let h = t.cluster_index(key);
+    // Proofs of hands none superior to another, expensive, alone in the table: the collection
+    // keeps them all (no unsolved entries, and the table far below `GC_TARGET`).
+    for n in 0..WAYS {
+        put(&mut t, key, pair_hand(n), (0, INF, 1), 1_000_000);
+    }
+    assert!(!t.clusters[h].spilled());
+    BETWEEN_LOCKS.with(|f| {
+        f.set(Some(|t: &Table| {
+            let r = t.gc();
+            assert_eq!(r.solved_dropped, 0, "{r:?}");
+        }))
+    });
+    put(&mut t, key, pair_hand(WAYS), (0, INF, 1), 1_000_000);
+    BETWEEN_LOCKS.with(|f| f.set(None));
+    assert!(
+        t.clusters[t.buddy(h)]
+            .slots()
+            .any(|s| s.key() == stored_key(key)),
+        "the entry went to the buddy"
+    );
+    assert!(t.clusters[h].spilled(), "spill flag lost");
+    for n in 0..=WAYS {
+        assert_eq!(t.probe(key, pair_hand(n), u32::MAX).v.pn, 0, "hand {n}");
+    }
+}
+
+/// After a new game nothing stored before is found, whatever its kind, and the table reads
+/// empty; what is stored afterwards is found.
+#[test]
+fn a_new_game_forgets_every_entry_without_writing_the_table() {
+    for shared in [false, true] {
+        let mut t = Table::new(1);
+        t.set_shared(shared);
+        let g = hand(&[PieceKind::Gold]);
+        for k in 1..3000u64 {
+            put(&mut t, spread(k), g, (0, INF, 3), k as u32);
+        }
+        put(&mut t, 7, g, (INF, 0, NO_MATE), 1);
+        put(&mut t, 8, g, (4, 5, 2), 1);
+        assert!(t.hashfull() > 0);
+        let written = |t: &Table| {
+            t.clusters
+                .iter()
+                .flat_map(|c| c.keys.iter())
+                .filter(|k| k.load(Relaxed) & !LOCK_BIT != 0)
+                .count()
+        };
+        let before = written(&t);
+        t.new_game(1);
+        assert_eq!(written(&t), before, "the table is not written");
+        assert_eq!(t.hashfull(), 0, "an earlier game's entries are not counted");
+        for k in [spread(1), spread(2999), 7, 8] {
+            assert!(
+                !t.probe(k, g, u32::MAX).found,
+                "{k} found (shared {shared})"
+            );
+        }
+        put(&mut t, 7, g, (0, INF, 5), 1);
+        assert_eq!(t.probe(7, g, u32::MAX).v.pn, 0);
+        assert_eq!(t.probe(7, g, u32::MAX).v.len, 5);
+    }
+}
+
+/// A cluster full of an earlier game's proofs gives every slot to the new game's entries, even
+/// to disproofs within a length, which never evict a proof of the same game.
+#[test]
+fn an_earlier_games_entries_give_their_slots_to_the_new_ones() {
+    let mut t = Table::new(1);
+    let base = spread(99) & !1;
+    let h = t.cluster_index(base);
+    let board = |n: usize| base ^ ((n as u64 + 1) << 8);
+    for n in 0..WAYS {
+        assert_eq!(t.cluster_index(board(n)), h);
+        put(&mut t, board(n), Hand::EMPTY, (0, INF, 1), 1_000_000);
+    }
+    // In the same game a bounded disproof finds no room among proofs.
+    put(&mut t, board(WAYS), Hand::EMPTY, (INF, 0, 9), 1);
+    assert!(!t.probe(board(WAYS), Hand::EMPTY, 9).found);
+    t.new_game(1);
+    for n in 0..WAYS {
+        put(&mut t, board(WAYS + n), Hand::EMPTY, (INF, 0, 9), 1);
+    }
+    for n in 0..WAYS {
+        assert_eq!(
+            t.probe(board(WAYS + n), Hand::EMPTY, 9).v.dn,
+            0,
+            "board {n} of the new game lost"
+        );
+    }
+    assert_eq!(
+        t.clusters[h].slots().filter(|s| s.live(t.stamp)).count(),
+        WAYS
+    );
+}
+
+/// A crowded board of the new game in a cluster full of an earlier game's entries takes the
+/// home cluster's dead slots instead of spilling; a collection drops the dead entries, and
+/// counts only the live.
+#[test]
+fn dead_slots_count_as_room_for_spilling_and_collecting() {
+    let mut t = Table::new(1);
+    let key = spread(99) & !1;
+    let h = t.cluster_index(key);
+    for n in 0..WAYS {
+        put(&mut t, key, pair_hand(n), (0, INF, 1), 1_000_000);
+    }
+    t.new_game(1);
+    for n in 0..WAYS {
+        put(&mut t, key, pair_hand(n), (3, 3, 0), 5);
+    }
+    assert!(!t.clusters[h].spilled(), "spilled with dead slots at home");
+    assert!(t.clusters[t.buddy(h)].keys.iter().all(Cluster::is_empty));
+    t.new_game(1);
+    put(&mut t, key, pair_hand(0), (3, 3, 0), 5);
+    let r = t.gc();
+    assert_eq!(r.unsolved_dropped + r.unsolved_kept, 1, "{r:?}");
+    assert_eq!(r.solved_dropped + r.solved_kept, 0, "{r:?}");
+    let written = t.clusters[h]
+        .keys
+        .iter()
+        .filter(|k| !Cluster::is_empty(k))
+        .count();
+    assert_eq!(written, r.unsolved_kept as usize, "dead entries dropped");
+}
+
+/// Generations are told apart by an 8-bit stamp: when it comes round again (every 256th new
+/// game) the table is zeroed, so that no entry of 256 games ago passes for a live one.
+#[test]
+fn the_256th_new_game_zeroes_the_table() {
+    let mut t = Table::new(1);
+    put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
+    for g in 1..256 {
+        t.new_game(1);
+        assert_eq!(t.stamp, g as u8);
+        assert!(t
+            .clusters
+            .iter()
+            .any(|c| !c.keys.iter().all(Cluster::is_empty)));
+    }
+    t.new_game(1);
+    assert_eq!(t.stamp, 0);
+    assert!(t
+        .clusters
+        .iter()
+        .all(|c| c.keys.iter().all(Cluster::is_empty)));
+    assert_eq!(t.hashfull(), 0);
+    put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
+    assert!(t.probe(5, Hand::EMPTY, u32::MAX).found);
+}
+
+/// Efforts saturate at `MAX_EFFORT` rather than spill into the stamp.
+#[test]
+fn an_effort_past_24_bits_saturates_and_keeps_the_entry_live() {
+    let mut t = Table::new(1);
+    t.new_game(1);
+    put(&mut t, 5, Hand::EMPTY, (3, 3, 0), u32::MAX);
+    let s = t.clusters[t.cluster_index(5)]
+        .slots()
+        .find(|s| s.key() != 0)
+        .unwrap();
+    assert_eq!(s.effort(), MAX_EFFORT);
+    assert!(s.live(t.stamp));
+    assert_eq!(t.hashfull(), 0, "one entry is below a permille");
+    assert!(t.probe(5, Hand::EMPTY, u32::MAX).found);
 }

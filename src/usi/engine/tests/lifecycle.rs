@@ -35,7 +35,7 @@ fn usi_handshake() {
 }
 
 #[test]
-fn isready_allocates_and_usinewgame_clears() {
+fn isready_allocates_and_usinewgame_starts_a_new_game() {
     let fake = Fake::endless();
     let out = session(
         fake.clone(),
@@ -57,7 +57,7 @@ fn isready_allocates_and_usinewgame_clears() {
             "readyok"
         ]
     );
-    assert_eq!(fake.calls(), vec!["alloc 256", "alloc 32", "clear"]);
+    assert_eq!(fake.calls(), vec!["alloc 256", "alloc 32", "new_game"]);
 }
 
 #[test]
@@ -83,8 +83,10 @@ fn position_and_setoption_during_search_apply_next_time() {
     assert_eq!(calls[0], "alloc 256");
     assert!(calls[1].starts_with("solve lnsgkgsnl/"), "{calls:?}");
     assert!(calls[1].contains("nodes=None"), "{calls:?}");
-    // The deferred hash size and clear are applied on the search thread before the search.
-    assert_eq!(&calls[2..4], &["alloc 16", "clear"]);
+    // The deferred new game is started when the next search is asked for (it costs nothing,
+    // and the backend is free then); the deferred hash size is applied on the search thread
+    // before the search. Never the full clear.
+    assert_eq!(&calls[2..4], &["new_game", "alloc 16"]);
     assert!(calls[4].starts_with("solve 4k4/9/4P4"), "{calls:?}");
     assert!(calls[4].contains("nodes=Some(777)"), "{calls:?}");
 }

@@ -114,6 +114,9 @@ impl Backend for Fake {
         }
         self.ready
     }
+    fn new_game(&mut self) {
+        self.log.lock().push("new_game".into());
+    }
     fn allocated_mb(&self) -> usize {
         self.allocated
     }
