@@ -10,8 +10,9 @@
 //! reaches the search through a narrow API) → `tt` (the table) → `value` (what is known of a
 //! node).
 //!
-//! Beside the API: [`sliced`], a solve advanced a slice at a time for hosts with one thread,
-//! and [`bench`], the bench positions and their runner (the search's node signature).
+//! Beside the API: [`LazySolver`], a solver allocated on first use (the USI engine's);
+//! [`sliced`], a solve advanced a slice at a time for hosts with one thread; and [`bench`], the
+//! bench positions and their runner (the search's node signature).
 
 pub mod bench;
 pub(crate) mod clock;
@@ -20,6 +21,7 @@ mod driver;
 pub mod fault;
 pub mod hash_size;
 mod hugebuf;
+mod lazy;
 mod line;
 pub mod result;
 pub mod sliced;
@@ -28,6 +30,7 @@ mod value;
 
 pub use dfpn::Threshold;
 pub use hugebuf::Resident;
+pub use lazy::LazySolver;
 pub use line::{
     interposes, is_useless_interposition, useless_interposition, verify as verify_mate_line,
     verify_composed, NarrowQuestion,

@@ -10,7 +10,8 @@
 
 use super::output::Io;
 use super::reply::{info_line, mate_score, report, JobKind};
-use crate::mate::{Limits, Progress, Resident, SearchResult, Solver};
+pub use crate::mate::LazySolver;
+use crate::mate::{Limits, Progress, Resident, SearchResult};
 use crate::shogi::Position;
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
@@ -55,53 +56,39 @@ pub trait Backend: Send + 'static {
     ) -> SearchResult;
 }
 
-/// The real solver, allocated at the first `isready` (or `go`), not at start-up, so `usi` is
-/// answered at once.
-#[derive(Default)]
-pub struct LazySolver(Option<Solver>);
-
+/// The real solver ([`crate::mate::LazySolver`]: allocated at the first `isready` or `go`, not
+/// at start-up, so `usi` is answered at once).
 impl Backend for LazySolver {
     fn prepare(&mut self, hash_mb: usize) {
-        match &mut self.0 {
-            Some(s) => s.resize(hash_mb),
-            None => self.0 = Some(Solver::new(hash_mb)),
-        }
+        LazySolver::prepare(self, hash_mb)
     }
 
     fn clear(&mut self) {
-        if let Some(s) = &mut self.0 {
-            s.clear();
-        }
+        LazySolver::clear(self)
     }
 
     fn new_game(&mut self) {
-        if let Some(s) = &mut self.0 {
-            s.new_game();
-        }
+        LazySolver::new_game(self)
     }
 
     fn set_threads(&mut self, threads: usize) {
-        if let Some(s) = &mut self.0 {
-            s.set_threads(threads);
-        }
+        LazySolver::set_threads(self, threads)
     }
 
     fn make_resident(&mut self) -> Resident {
-        self.0
-            .as_mut()
-            .map_or(Resident::Whole, Solver::make_resident)
+        LazySolver::make_resident(self)
     }
 
     fn allocated_mb(&self) -> usize {
-        self.0.as_ref().map_or(0, |s| s.hash_mb())
+        LazySolver::allocated_mb(self)
     }
 
     fn hashfull(&self) -> u32 {
-        self.0.as_ref().map_or(0, |s| s.hashfull())
+        LazySolver::hashfull(self)
     }
 
     fn discard(&mut self) {
-        self.0 = None;
+        LazySolver::discard(self)
     }
 
     fn solve(
@@ -111,9 +98,7 @@ impl Backend for LazySolver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
-        self.0
-            .get_or_insert_with(|| Solver::new(super::options::HASH_DEFAULT_MB))
-            .solve(pos, limits, stop, progress)
+        LazySolver::solve(self, pos, limits, stop, progress)
     }
 }
 
@@ -150,8 +135,6 @@ pub(super) struct Job {
     pub(super) hash_mb: usize,
     /// Search threads (`Threads`).
     pub(super) threads: usize,
-    /// Clear the table first (`usinewgame` arrived during the previous search).
-    pub(super) clear: bool,
 }
 
 /// A message to the search thread.
@@ -196,8 +179,9 @@ pub(super) fn prepare_table<B: Backend>(backend: &mut B, hash_mb: usize) -> Opti
 }
 
 /// Runs one search of `job` with `limits` on the solver, reporting progress to `progress`;
-/// with `prepare`, the table is prepared (and cleared if asked) first, on this thread, so a
-/// deferred `USI_Hash` or `usinewgame` never makes the protocol loop wait. A panic is caught
+/// with `prepare`, the table is prepared first, on this thread, so a deferred `USI_Hash` never
+/// makes the protocol loop wait (a deferred `usinewgame` costs nothing: the protocol loop
+/// starts the new game when the `go` arrives). A panic is caught
 /// and returned as its message; the table it may have left inconsistent is dropped.
 pub(super) fn run_search<B: Backend, W: Write>(
     shared: &Shared<B, W>,
@@ -213,9 +197,6 @@ pub(super) fn run_search<B: Backend, W: Write>(
                 shared.io.lock().info_string(&note);
             }
             backend.set_threads(job.threads);
-            if job.clear {
-                backend.clear();
-            }
         }
         crate::mate::fault::inject_before_search();
         backend.solve(&job.pos, limits, &shared.stop, progress)
