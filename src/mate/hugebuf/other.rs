@@ -1,4 +1,5 @@
-//! Elsewhere (WebAssembly, Windows): the global allocator, its null result checked.
+//! Every target but Linux (Windows, macOS, WebAssembly): the global allocator, its null result
+//! checked.
 
 use std::alloc::Layout;
 
