@@ -124,7 +124,7 @@ def test_max_plies_in_json_ja_batch_and_limits(tmp_path):
     assert (o["result"], o["max_plies"]) == ("no_mate_within", 7), o
     assert o["reason"] == "no mate within 7 plies (proven; longer mates not searched)", o
     ja = solve("--max-plies", "7", "--format", "ja", BRIEF).stdout
-    assert ja.startswith("7手以内の詰みなし (証明済み; 7手より長い詰みは探していない"), ja
+    assert ja == "7手以内の詰みなし (証明済み。7手より長い詰みは探していない)\n", ja
     # Undecided by a node limit: status 3, not "no mate within".
     r = solve("--max-plies", "9", "--nodes", "5", BRIEF)
     assert r.returncode == 3, r.stderr
