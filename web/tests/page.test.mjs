@@ -395,11 +395,12 @@ for (const how of ['a SFEN loaded', 'a .csa file dropped', 'a square erased']) {
     assert.notEqual((await page.textContent('#answer')).trim(), '');
     assert.ok(await page.isVisible('#replay-panel'));
     if (how === 'a SFEN loaded') {
-      await loadText(page, OTHER);
+      await loadText(page, `position sfen ${OTHER}`);
       assert.equal(await page.inputValue('#sfen'), OTHER);
     } else if (how === 'a .csa file dropped') {
-      await loadText(page, OTHER);
+      await loadText(page, `position sfen ${OTHER}`);
       await page.click('#solve');
+      await page.waitForFunction(() => document.getElementById('answer').textContent.trim() !== '');
       await solvedAnswer(page);
       assert.ok(await page.isVisible('#replay-panel'));
       const b64 = fs.readFileSync(path.join(testData, 'interposition.csa')).toString('base64');
@@ -426,13 +427,14 @@ test('a new position loaded during a search abandons it: no answer of the old po
   const page = await readyPage(HARD_NOMATE, 'en');
   await page.click('#solve');
   await page.waitForFunction(() => document.body.dataset.state === 'solving');
-  await loadText(page, OTHER);
+  await loadText(page, `position sfen ${OTHER}`);
   await assertNoAnswer(page, 'loaded during a search');
   // The abandoned search's answer, if the worker still sends one, is not shown.
   await page.waitForTimeout(1500);
   assert.equal((await page.textContent('#answer')).trim(), '');
   await page.click('#solve');
-  assert.match(await solvedAnswer(page), /^checkmate G\*5b$/);
+  await page.waitForFunction(() => document.getElementById('answer').textContent.trim() !== '');
+  assert.match((await page.textContent('#answer')).trim(), /^checkmate G\*5b$/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
