@@ -197,6 +197,22 @@ pub fn kanji_count(s: &str) -> Option<u32> {
     }
 }
 
+/// A hand as KIF writes it, rook first (`飛　角二`), items joined by `sep`, `なし` when empty;
+/// `count` gives the pieces of each kind. The one writer of hand lists: KIF diagrams, the
+/// check's Japanese report (`、`), the `残り全部` error.
+pub fn hand_list(count: impl Fn(PieceKind) -> u32, sep: &str) -> String {
+    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
+        .iter()
+        .filter(|&&k| count(k) > 0)
+        .map(|&k| format!("{}{}", board_char(k), kanji_number(count(k))))
+        .collect();
+    if items.is_empty() {
+        "なし".into()
+    } else {
+        items.join(sep)
+    }
+}
+
 /// The kanji for a count of 2 or more (`二` .. `十八`), empty for 1.
 pub fn kanji_number(n: u32) -> String {
     let mut s = String::new();

@@ -16,8 +16,8 @@
 //! format's own encoding), UTF-8 for `.kifu`.
 
 use super::board::{
-    board_char, file_of, kanji_count, kanji_number, kind_of_char, kind_prefix, rank_of,
-    resolve_move, MoveSpec, Setup,
+    file_of, hand_list, kanji_count, kind_of_char, kind_prefix, rank_of, resolve_move, MoveSpec,
+    Setup,
 };
 use super::{play, shorten, Format, Record, RecordError};
 use crate::shogi::{Color, Move, PieceKind, Position, Square};
@@ -220,16 +220,7 @@ fn rest_of_pieces(setup: &Setup, c: Color, key: &str) -> String {
              set holds"
         );
     }
-    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
-        .iter()
-        .filter(|k| left[k.index()] > 0)
-        .map(|&k| format!("{}{}", board_char(k), kanji_number(left[k.index()] as u32)))
-        .collect();
-    let list = if items.is_empty() {
-        "なし".to_string()
-    } else {
-        items.join("　")
-    };
+    let list = hand_list(|k| left[k.index()] as u32, "　");
     format!(
         "'{key}：残り全部' (every piece not on the board or in the other hand) is not read, \
          here or by other KIF readers (cshogi, ShogiHome); write the pieces it stands for: \

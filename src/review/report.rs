@@ -3,7 +3,7 @@
 //! README.md (`tsumugi check --format json`).
 
 use super::solution::LineFailure;
-use crate::record::board::{board_char, kanji_number};
+use crate::record::board::hand_list;
 use crate::shogi::notation::japanese_line;
 use crate::shogi::{Hand, Move, PieceKind, Position};
 use serde_json::{json, Value};
@@ -584,14 +584,5 @@ pub fn hand_en(h: &Hand) -> String {
 
 /// A hand named as composers write it, rook first: "金", "飛、歩二"; "なし" when empty.
 pub fn hand_ja(h: &Hand) -> String {
-    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
-        .iter()
-        .filter(|&&k| h.count(k) > 0)
-        .map(|&k| format!("{}{}", board_char(k), kanji_number(h.count(k))))
-        .collect();
-    if items.is_empty() {
-        "なし".into()
-    } else {
-        items.join("、")
-    }
+    hand_list(|k| h.count(k), "、")
 }

@@ -1,22 +1,13 @@
 //! Writing KIF: the board diagram (BOD), moves in Kifu for Windows' notation, a line with its
 //! variations (変化), and the encodings (Shift_JIS for `.kif`, UTF-8 for `.kifu`).
 
-use crate::record::board::{board_char, kanji_number, square_ja};
-use crate::shogi::{Color, Move, PieceKind, Position, Square};
+use crate::record::board::{board_char, hand_list, square_ja};
+use crate::shogi::{Color, Move, Position, Square};
 
 /// A hand as a KIF list (`飛　角二`, `なし`), rook first.
 fn hand_text(pos: &Position, c: Color) -> String {
     let h = pos.hand(c);
-    let items: Vec<String> = PieceKind::HAND_WRITING_ORDER
-        .iter()
-        .filter(|&&k| h.count(k) > 0)
-        .map(|&k| format!("{}{}", board_char(k), kanji_number(h.count(k))))
-        .collect();
-    if items.is_empty() {
-        "なし".into()
-    } else {
-        items.join("　")
-    }
+    hand_list(|k| h.count(k), "　")
 }
 
 /// The BOD diagram of `pos` (hands, frame, nine rows, the side to move when White).
