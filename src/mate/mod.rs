@@ -120,7 +120,7 @@ impl PostSearch {
 pub struct Solver {
     tt: tt::Table,
     scratch: dfpn::Scratch,
-    /// How child thresholds are set (the 1+ε trick's ε).
+    /// How child thresholds are set (the 1+ε trick's ε, TCA) and the path cap.
     pub threshold: Threshold,
     /// The last mate this solver returned, with what was proven about it: solving the same
     /// position again on the warm table starts from it, so the answer never gets worse.

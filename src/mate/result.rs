@@ -19,6 +19,9 @@ pub enum UnknownReason {
     /// No mate within this many plies, proven under `Limits::max_plies`; longer mates were
     /// not searched, so this is no proof that there is no mate at all.
     NoMateWithin(u32),
+    /// Every search path of this many plies failed at the path cap (`Threshold::depth_cap`):
+    /// no mate was found within it, which proves nothing about mates found past it.
+    PathCap(u32),
 }
 
 impl std::fmt::Display for UnknownReason {
@@ -34,6 +37,10 @@ impl std::fmt::Display for UnknownReason {
                     "no mate within {n} plies (proven; longer mates not searched)"
                 )
             }
+            UnknownReason::PathCap(n) => write!(
+                f,
+                "no mate found on search paths of up to {n} plies (not a proof that there is none)"
+            ),
         }
     }
 }
@@ -50,6 +57,9 @@ impl UnknownReason {
             }
             UnknownReason::NoMateWithin(n) => {
                 format!("{n}手以内の詰みなし (証明済み。{n}手より長い詰みは探していない)")
+            }
+            UnknownReason::PathCap(n) => {
+                format!("{n}手までの探索経路では詰みが見つからなかった (不詰の証明ではない)")
             }
         }
     }

@@ -141,7 +141,7 @@ pub(super) fn report(
             match reason {
                 UnknownReason::Stopped | UnknownReason::Time => {}
                 UnknownReason::Unverified(_) => notes.push(format!("error: {reason}")),
-                UnknownReason::Nodes => notes.push(reason.to_string()),
+                UnknownReason::Nodes | UnknownReason::PathCap(_) => notes.push(reason.to_string()),
                 UnknownReason::NoMateWithin(n) => {
                     // `checkmate nomate` is 不詰 (no mate) to a GUI, and `MaxPlies` stays set in a GUI's
                     // engine settings from one problem to the next: a forgotten limit would

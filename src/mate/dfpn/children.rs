@@ -59,7 +59,7 @@
 
 use super::super::value::{Value, INF, NO_MATE};
 use super::hands::hand_before;
-use super::{Search, NO_REP};
+use super::{Search, CAP_REP, NO_REP};
 use crate::shogi::attacks::{attacks, between, king_attack};
 use crate::shogi::{Bitboard, Hand, Move, MoveList, PieceKind, Position, Square};
 
@@ -202,6 +202,11 @@ impl Search<'_> {
                 // The attacker would move at or past the length limit: no mate within 0 plies
                 // from the child, true for any hand (not path-dependent).
                 c.v = Value::disproven(Hand::FULL, 0);
+            } else if ply + 1 >= self.threshold.depth_cap {
+                // The path cap: the child fails on this path alone, like a repetition
+                // (see `Threshold::depth_cap`, `CAP_REP`).
+                c.v = Value::disproven(chand, NO_MATE);
+                c.rep = CAP_REP;
             } else {
                 let p = self
                     .tt

@@ -46,7 +46,7 @@ use crate::shogi::{Color, Move, MoveList, Position};
 use children::Child;
 use monitor::Monitor;
 use path::Path;
-pub(crate) use path::NO_REP;
+pub(crate) use path::{CAP_REP, NO_REP};
 use std::sync::atomic::AtomicBool;
 
 /// Buffers a search needs, kept by the `Solver` across searches so that a solve allocates and
@@ -78,8 +78,9 @@ impl Scratch {
 }
 
 /// A finished (or interrupted) node: its value, and for a failure that holds on the current
-/// path only (a repetition, GHI), the depth of the shallowest ancestor it depends on
-/// (`NO_REP` when it holds on any path); such a failure is never stored as a disproof.
+/// path only (a repetition, GHI, or the path cap), the ply just below the shallowest ancestor
+/// it depends on, or `CAP_REP` (`NO_REP` when it holds on any path; see `path`); such a
+/// failure is never stored as a disproof.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NodeResult {
     pub v: Value,
@@ -197,6 +198,11 @@ impl<'a> Search<'a> {
     /// The mating side.
     pub fn attacker(&self) -> Color {
         self.attacker
+    }
+
+    /// The path cap (see [`Threshold::depth_cap`]).
+    pub fn depth_cap(&self) -> u32 {
+        self.threshold.depth_cap
     }
 
     /// The length limit in plies from the root (`u32::MAX`: none).

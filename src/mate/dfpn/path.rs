@@ -23,8 +23,17 @@
 use super::super::hugebuf::{HugeBuf, Zeroable};
 use crate::shogi::Hand;
 
-/// Depth of a result that depends on no repetition (it holds on any path).
+/// The `rep` of a result that depends on no repetition (it holds on any path). A result that
+/// does carries the ply of the ancestor it repeats plus one (so that it holds at the nodes
+/// whose ply is below that), or [`CAP_REP`].
 pub(crate) const NO_REP: u32 = u32::MAX;
+
+/// The `rep` of a failure at the path cap (`Threshold::depth_cap`): it depends on the whole
+/// path, the root included, so it is stored nowhere (not even at the root, where a repetition
+/// of the root itself is a loop in the root's own subtree and holds on any path), and a root
+/// that fails with it is unsolved, never disproven. Being the smallest, it wins every
+/// combination of repetitions.
+pub(crate) const CAP_REP: u32 = 0;
 
 /// A repetition-table slot: the path hash (its low bits, implied by the slot, hold the length
 /// limit), the depth of the ancestor the failure depends on, and its length bound (a failure
@@ -172,7 +181,7 @@ impl<'a> Path<'a> {
     /// length limit at least the current one. A failure on a path holds under any smaller limit (each child
     /// that failed by repetition still repeats, each that failed for want of plies has fewer),
     /// so the shortest-mate rounds, whose limits only shrink, share what earlier rounds found.
-    /// Returns the depth of the ancestor that failure depends on, and its length bound.
+    /// Returns the `rep` of that failure (see `NO_REP`), and its length bound.
     #[inline(always)]
     pub(super) fn rep_known(&self, key: u64, hand: Hand) -> Option<(u32, u16)> {
         let (w, bit) = filter_bit(key);
@@ -232,7 +241,7 @@ impl<'a> Path<'a> {
     }
 
     /// Records that the node at the end of the path fails on this path (under the current
-    /// length limit) within `len` plies, by repetition of the ancestor at `depth`.
+    /// length limit) within `len` plies, with `depth` its `rep` (see `NO_REP`).
     #[inline(always)]
     pub(super) fn rep_record(&mut self, depth: u32, len: u16) {
         if let Some(&(key, _, ph)) = self.nodes.last() {
@@ -278,7 +287,8 @@ impl<'a> Path<'a> {
     }
 
     /// The position (key, hand) repeats an ancestor's board with an attacker hand no better:
-    /// the depth of the deepest such ancestor (the failure holds as long as it is on the path).
+    /// the ply of the deepest such ancestor plus one (the failure holds as long as it is on
+    /// the path; see `NO_REP`).
     #[inline]
     pub(super) fn repeats(&self, key: u64, hand: Hand) -> Option<u32> {
         if self.bufs.filter[(key >> 48) as usize] == 0 {
@@ -287,7 +297,7 @@ impl<'a> Path<'a> {
         self.nodes
             .iter()
             .rposition(|&(k, h, _)| k == key && h.superior_or_equal(hand))
-            .map(|i| i as u32)
+            .map(|i| i as u32 + 1)
     }
 
     /// Tag of the parent of the node at the end of the path (the previous entry), 0 at the root.

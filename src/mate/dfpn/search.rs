@@ -53,9 +53,10 @@ impl Search<'_> {
         let old = self.tca && self.old_child;
         let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base, old, fresh);
         self.children.truncate(base);
-        if result.rep >= ply {
+        if result.rep > ply {
             // Every repetition it depends on returns to this node or below: the loop is in
-            // its own subtree on any path that reaches it (see `path`).
+            // its own subtree on any path that reaches it (see `path`). A failure at the path
+            // cap (`CAP_REP`) is never cleared.
             result.rep = NO_REP;
         }
 

@@ -37,32 +37,58 @@ pub struct Threshold {
     /// their length either way, in 0.98 of the time (TCA without the rule for fresh
     /// nodes in `search` against none, same run) and 0.97 of that again (the rule, same run).
     pub tca: bool,
+    /// Longest search path, in plies from the root, before a node fails on that path alone
+    /// (like a repetition: never stored as a disproof, see `children`); `u32::MAX`: none.
+    /// KomoringHeights caps its paths at 4,000 plies the same way. The longest known
+    /// problems' lines are 1,525 plies (ミクロコスモス); without a cap our search of 明日香
+    /// (703 plies) spent most of its nodes past ply 4,000 (a median ply of 4,900-5,100 from its
+    /// 27th minute on).
+    pub depth_cap: u32,
 }
+
+/// The default path cap (see [`Threshold::depth_cap`]).
+pub const DEPTH_CAP: u32 = 4000;
 
 impl Default for Threshold {
     fn default() -> Self {
         Threshold {
             epsilon: 0.5,
             tca: true,
+            depth_cap: DEPTH_CAP,
         }
     }
 }
 
 impl Threshold {
-    /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10, optionally followed by `,no-tca`
-    /// (threshold control off) or `,tca`.
+    /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10, optionally followed by
+    /// comma-separated switches: `no-tca` (threshold control off) or `tca`, `cap:<n>` (the path
+    /// cap, 2 ≤ n ≤ 65,535) or `no-cap`.
     pub fn parse(s: &str) -> Option<Threshold> {
-        let (eps, tca) = match s.split_once(',') {
-            None => (s, true),
-            Some((e, "tca")) => (e, true),
-            Some((e, "no-tca")) => (e, false),
-            Some(_) => return None,
-        };
+        let mut parts = s.split(',');
+        let eps = parts.next()?;
         let v = eps
             .strip_prefix("epsilon:")
             .or_else(|| eps.strip_prefix("eps:"))?;
         let e: f32 = v.parse().ok()?;
-        (e > 0.0 && e <= 10.0).then_some(Threshold { epsilon: e, tca })
+        let mut t = Threshold {
+            epsilon: e,
+            ..Threshold::default()
+        };
+        for p in parts {
+            match p {
+                "tca" => t.tca = true,
+                "no-tca" => t.tca = false,
+                "no-cap" => t.depth_cap = u32::MAX,
+                _ => {
+                    let n: u32 = p.strip_prefix("cap:")?.parse().ok()?;
+                    if !(2..=u16::MAX as u32).contains(&n) {
+                        return None;
+                    }
+                    t.depth_cap = n;
+                }
+            }
+        }
+        (e > 0.0 && e <= 10.0).then_some(t)
     }
 
     /// The φ threshold of the selected child, given the node's own φ threshold and the
@@ -89,6 +115,15 @@ mod tests {
         assert_eq!((off.epsilon, off.tca), (2.0, false));
         assert_eq!(Threshold::parse("eps:2,tca").map(|t| t.tca), Some(true));
         assert_eq!(Threshold::parse("eps:2,kh"), None);
+        let capped = Threshold::parse("eps:2,no-tca,cap:100").unwrap();
+        assert_eq!((capped.tca, capped.depth_cap), (false, 100));
+        assert_eq!(t.depth_cap, DEPTH_CAP);
+        assert_eq!(
+            Threshold::parse("eps:0.5,no-cap").map(|t| t.depth_cap),
+            Some(u32::MAX)
+        );
+        assert_eq!(Threshold::parse("eps:0.5,cap:1"), None);
+        assert_eq!(Threshold::parse("eps:0.5,cap:x"), None);
         // ⌈10·1.5⌉ = 15, capped by the node's threshold.
         assert_eq!(t.child_phi(100, 10), 15);
         assert_eq!(t.child_phi(12, 10), 12);

@@ -34,7 +34,7 @@ mod shorten;
 mod tests;
 
 use super::clock::Instant;
-use super::dfpn::Search;
+use super::dfpn::{Search, CAP_REP};
 use super::value::NO_MATE;
 use super::{Limits, MateStatus, Outcome, PostSearch, SearchResult, UnknownReason};
 use crate::shogi::{Color, Move, MoveList, Position};
@@ -236,6 +236,10 @@ fn first_proof(s: &mut Search, pos: &mut Position, user_limit: u32) -> Result<u1
     );
     if let Some(reason) = s.aborted().cloned() {
         return Err(Outcome::Unknown(reason));
+    }
+    if r.v.dn == 0 && r.rep == CAP_REP {
+        // Failed at the path cap on every path: no proof of anything (see `CAP_REP`).
+        return Err(Outcome::Unknown(UnknownReason::PathCap(s.depth_cap())));
     }
     if r.v.dn == 0 {
         if r.v.len != NO_MATE {

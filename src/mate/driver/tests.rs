@@ -296,3 +296,33 @@ fn a_new_game_searches_as_a_new_solver() {
         assert_eq!(solve(&mut solver), fresh);
     }
 }
+
+/// The path cap fails a path at the cap on that path alone: a mate longer than the cap is
+/// "undecided" (`PathCap`), never "no mate", with one thread or two, and with room for the
+/// line the same search finds it.
+#[test]
+fn a_mate_past_the_path_cap_is_undecided_never_no_mate() {
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
+    for threads in [1, 2] {
+        for (cap, mate) in [(4, false), (6, false), (12, true)] {
+            let mut solver = Solver::new(16);
+            solver.set_threads(threads);
+            solver.threshold.depth_cap = cap;
+            let stop = AtomicBool::new(false);
+            let r = solver.solve(&pos, &Limits::default(), &stop, &mut |_| {});
+            if mate {
+                let Outcome::Mate(l) = &r.outcome else {
+                    panic!("cap {cap}, {threads} threads: {:?}", r.outcome)
+                };
+                assert_eq!(l.len(), 9, "cap {cap}");
+                line::verify(&pos, l, pos.side_to_move()).unwrap();
+            } else {
+                assert_eq!(
+                    r.outcome,
+                    Outcome::Unknown(UnknownReason::PathCap(cap)),
+                    "cap {cap}, {threads} threads"
+                );
+            }
+        }
+    }
+}
