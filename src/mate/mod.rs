@@ -19,6 +19,7 @@ pub(crate) mod clock;
 mod dfpn;
 mod driver;
 pub mod fault;
+pub mod first_moves;
 pub mod hash_size;
 mod hugebuf;
 mod lazy;
@@ -265,6 +266,19 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
         let kind = driver::root_kind(pos, limits.root_is_and_if_checked);
+        self.solve_as(pos, kind, limits, stop, progress)
+    }
+
+    /// [`Solver::solve`] with the root's kind given (the positions after a first move, whose
+    /// side to move is known to be the one mated, whatever checks it has).
+    fn solve_as(
+        &mut self,
+        pos: &Position,
+        kind: driver::RootKind,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
         // WebAssembly (wasm32-unknown-unknown) has no threads: the main search runs alone.
         let helpers = self.threads > 1 && !cfg!(target_arch = "wasm32");
         // The table takes its locks whenever helpers share it, decided here at every solve
