@@ -173,7 +173,9 @@ def test_shogihome_like_session(engine):
         "PvInterval",
         "PostSearch",
         "RootIsAndNodeIfChecked",
+        "MultiPV",
     }
+    assert options["MultiPV"].endswith("type spin default 1 min 1 max 600")
     assert "type spin default 256 min 1 max 65536" in options["USI_Hash"]
     # The default is the machine's available parallelism (CPU quotas may lower it), capped at 8.
     m = re.search(r"type spin default (\d+) min 1 max 256$", options["Threads"])

@@ -3,9 +3,10 @@
 //! not at start-up. Dropped after a failed search (its table may be inconsistent) and
 //! allocated again on the next use.
 
+use super::first_moves::FirstMove;
 use super::hash_size::USI_DEFAULT_MB_HERE;
 use super::{Limits, Progress, Resident, SearchResult, Solver};
-use crate::shogi::Position;
+use crate::shogi::{Move, Position};
 use std::sync::atomic::AtomicBool;
 
 /// A [`Solver`] allocated on first use (see the module's notes).
@@ -91,5 +92,32 @@ impl LazySolver {
         self.solver
             .get_or_insert_with(|| Solver::new(default_mb))
             .solve(pos, limits, stop, progress)
+    }
+
+    /// [`Solver::other_first_moves`]; nothing without a solver (no search has run).
+    pub fn other_first_moves(
+        &mut self,
+        pos: &Position,
+        skip: Option<Move>,
+        base_nodes: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+        found: &mut dyn FnMut(&FirstMove),
+    ) -> Vec<FirstMove> {
+        self.solver.as_mut().map_or_else(Vec::new, |s| {
+            s.other_first_moves(pos, skip, base_nodes, limits, stop, found)
+        })
+    }
+
+    /// [`Solver::refutations`]; nothing without a solver (no search has run).
+    pub fn refutations(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<FirstMove> {
+        self.solver
+            .as_mut()
+            .map_or_else(Vec::new, |s| s.refutations(pos, limits, stop))
     }
 }

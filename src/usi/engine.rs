@@ -377,6 +377,7 @@ impl<B: Backend, W: Write + Send + 'static, R: Runner> Engine<B, W, R> {
             kind,
             hash_mb: self.hash_mb_to_use(),
             threads: self.options.threads as usize,
+            multipv: self.options.multipv as usize,
             pos,
             limits,
         };

@@ -94,6 +94,7 @@ pub mod command;
 pub mod cooperative;
 pub mod engine;
 pub mod input;
+mod multipv;
 pub mod options;
 pub mod output;
 pub mod reply;

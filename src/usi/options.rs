@@ -20,6 +20,10 @@ pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 /// Largest `MaxPlies`: the longest length bound the table stores (`mate::MAX_PLIES`).
 pub const MAX_PLIES_MAX: u32 = crate::mate::MAX_PLIES;
 
+/// Largest `MultiPV`: more than any position's legal moves (593 at most), so every check
+/// can be shown.
+pub const MULTI_PV_MAX: u32 = 600;
+
 /// Largest `Threads`.
 #[cfg(not(target_arch = "wasm32"))]
 pub const THREADS_MAX: u32 = crate::mate::MAX_THREADS as u32;
@@ -49,6 +53,9 @@ pub struct Options {
     /// A root whose side to move is in check and cannot mate is searched as the defender
     /// (KomoringHeights' option of the same name; see `mate::Limits`).
     pub root_is_and_if_checked: bool,
+    /// `MultiPV`: lines shown; with 2 or more, after the best line every other check of the
+    /// root is searched and the best of them shown (see `usi::multipv`).
+    pub multipv: u32,
 }
 
 impl Default for Options {
@@ -62,6 +69,7 @@ impl Default for Options {
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             post_search: PostSearch::Shortest,
             root_is_and_if_checked: true,
+            multipv: 1,
         }
     }
 }
@@ -85,6 +93,8 @@ pub enum Changed {
     PostSearch,
     /// `RootIsAndNodeIfChecked`.
     RootIsAndNodeIfChecked,
+    /// `MultiPV`.
+    MultiPv,
 }
 
 impl Changed {
@@ -99,6 +109,7 @@ impl Changed {
             Changed::PvInterval => "PvInterval",
             Changed::PostSearch => "PostSearch",
             Changed::RootIsAndNodeIfChecked => "RootIsAndNodeIfChecked",
+            Changed::MultiPv => "MultiPV",
         }
     }
 }
@@ -132,6 +143,10 @@ impl Options {
                 "option name RootIsAndNodeIfChecked type check default {}",
                 d.root_is_and_if_checked
             ),
+            format!(
+                "option name MultiPV type spin default {} min 1 max {MULTI_PV_MAX}",
+                d.multipv
+            ),
         ]
     }
 
@@ -148,10 +163,11 @@ impl Options {
             "pvinterval" => Changed::PvInterval,
             "postsearch" => Changed::PostSearch,
             "rootisandnodeifchecked" => Changed::RootIsAndNodeIfChecked,
+            "multipv" => Changed::MultiPv,
             _ => {
                 return Err(format!(
                     "unknown option '{}' (options: USI_Hash, USI_Ponder, Threads, NodesLimit, \
-                     MaxPlies, PvInterval, PostSearch, RootIsAndNodeIfChecked)",
+                     MaxPlies, PvInterval, PostSearch, RootIsAndNodeIfChecked, MultiPV)",
                     super::command::quote(name)
                 ))
             }
@@ -177,6 +193,9 @@ impl Options {
             }
             Changed::PvInterval => {
                 self.pv_interval_ms = spin(opt, value, 0, PV_INTERVAL_MAX_MS)?;
+            }
+            Changed::MultiPv => {
+                self.multipv = spin(opt, value, 1, MULTI_PV_MAX as u64)? as u32;
             }
             Changed::Ponder => self.ponder = check(opt, value)?,
             Changed::RootIsAndNodeIfChecked => self.root_is_and_if_checked = check(opt, value)?,
@@ -223,7 +242,7 @@ mod tests {
     #[test]
     fn declarations_are_well_formed() {
         let d = Options::declarations();
-        assert_eq!(d.len(), 8);
+        assert_eq!(d.len(), 9);
         for l in &d {
             assert!(l.starts_with("option name "), "{l}");
             let name = l.split_whitespace().nth(2).unwrap();
@@ -269,6 +288,8 @@ mod tests {
         assert_eq!(o.post_search, PostSearch::None);
         o.set("Threads", Some("4")).unwrap();
         assert_eq!(o.threads, 4);
+        o.set("MultiPV", Some("4")).unwrap();
+        assert_eq!(o.multipv, 4);
         let before = o.clone();
         for (n, v) in [
             ("USI_Hash", Some("0")),
@@ -290,6 +311,8 @@ mod tests {
             ("PvInterval", Some("3600001")),
             ("MaxPlies", Some("-1")),
             ("MaxPlies", Some("65535")),
+            ("MultiPV", Some("0")),
+            ("MultiPV", Some("601")),
             ("NoSuchOption", Some("1")),
         ] {
             assert!(o.set(n, v).is_err(), "{n} {v:?}");

@@ -8,10 +8,13 @@
 //! the atomic stop flag polled by the solver. [`Backend`] is what the engine needs from a
 //! solver, so the protocol can be tested with scripted ones.
 
+use super::multipv::{first_move_info, first_move_note, refutation_notes, with_multipv};
 use super::output::Io;
 use super::reply::{info_line, mate_score, report, JobKind};
+use crate::mate::first_moves::{FirstMove, Verdict};
 pub use crate::mate::LazySolver;
-use crate::mate::{Limits, Progress, Resident, SearchResult};
+use crate::mate::{Limits, Outcome, Progress, Resident, SearchResult};
+use crate::shogi::Move;
 use crate::shogi::Position;
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
@@ -54,6 +57,29 @@ pub trait Backend: Send + 'static {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult;
+    /// After a search of `pos`, its other checks than `skip` (see
+    /// `mate::Solver::other_first_moves`); none by default.
+    fn other_first_moves(
+        &mut self,
+        _pos: &Position,
+        _skip: Option<Move>,
+        _base_nodes: u64,
+        _limits: &Limits,
+        _stop: &AtomicBool,
+        _found: &mut dyn FnMut(&FirstMove),
+    ) -> Vec<FirstMove> {
+        Vec::new()
+    }
+    /// After a search proved `pos` without mate, a refutation of each check (see
+    /// `mate::Solver::refutations`); none by default.
+    fn refutations(
+        &mut self,
+        _pos: &Position,
+        _limits: &Limits,
+        _stop: &AtomicBool,
+    ) -> Vec<FirstMove> {
+        Vec::new()
+    }
 }
 
 /// The real solver ([`crate::mate::LazySolver`]: allocated at the first `isready` or `go`, not
@@ -100,6 +126,27 @@ impl Backend for LazySolver {
     ) -> SearchResult {
         LazySolver::solve(self, pos, limits, stop, progress)
     }
+
+    fn other_first_moves(
+        &mut self,
+        pos: &Position,
+        skip: Option<Move>,
+        base_nodes: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+        found: &mut dyn FnMut(&FirstMove),
+    ) -> Vec<FirstMove> {
+        LazySolver::other_first_moves(self, pos, skip, base_nodes, limits, stop, found)
+    }
+
+    fn refutations(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<FirstMove> {
+        LazySolver::refutations(self, pos, limits, stop)
+    }
 }
 
 /// What the protocol loop and the search thread share.
@@ -135,6 +182,9 @@ pub(super) struct Job {
     pub(super) hash_mb: usize,
     /// Search threads (`Threads`).
     pub(super) threads: usize,
+    /// Lines to show (`MultiPV`): with 2 or more, the other checks are searched after the
+    /// best line.
+    pub(super) multipv: usize,
 }
 
 /// A message to the search thread.
@@ -211,18 +261,49 @@ pub(super) fn run_search<B: Backend, W: Write>(
 
 /// Writes the end of a job: the notes, the final `info` line and the answer of its result
 /// (held, if its search is held, until `stop` or `ponderhit` releases it). Ends the record of
-/// the running search unless the answer is held.
-pub(super) fn deliver<B, W: Write>(
+/// the running search unless the answer is held. Before the answer of `go mate`: with
+/// `MultiPV` 2 or more and a mate, the best line at once as `info multipv 1`, then the other
+/// checks as they are searched and the final set best first (see `usi::multipv`); with a
+/// proven "no mate", a refutation of each check.
+pub(super) fn deliver<B: Backend, W: Write>(
     shared: &Shared<B, W>,
     job: &Job,
     res: Result<SearchResult, String>,
 ) {
+    let after = match &res {
+        Ok(r) if job.kind == JobKind::Mate && !r.defender_root => Some(r.clone()),
+        _ => None,
+    };
     let (notes, info, answer) = report(job.kind, &job.pos, res);
-    let mut io = shared.io.lock();
-    for n in &notes {
-        io.info_string(n);
+    let mut lines: Vec<String> = notes.iter().map(|n| format!("info string {n}")).collect();
+    match after {
+        Some(r) if job.multipv > 1 && matches!(&r.outcome, Outcome::Mate(l) if !l.is_empty()) => {
+            {
+                let mut io = shared.io.lock();
+                for n in &notes {
+                    io.info_string(n);
+                }
+                io.line(&with_multipv(&info, 1));
+            }
+            lines = multipv_lines(shared, job, &r, &info);
+        }
+        Some(r) if r.outcome == Outcome::NoMate => {
+            lines.push(info);
+            let moves = guarded(shared, |b| {
+                b.refutations(&job.pos, &left_after(&job.limits, &r), &shared.stop)
+            });
+            lines.extend(
+                refutation_notes(&moves)
+                    .iter()
+                    .map(|n| format!("info string {n}")),
+            );
+        }
+        _ => lines.push(info),
     }
-    io.line(&info);
+    let mut io = shared.io.lock();
+    for l in &lines {
+        io.line(l);
+    }
     match io.active.as_mut() {
         Some(a) if a.hold => a.pending = Some(answer),
         _ => {
@@ -230,6 +311,78 @@ pub(super) fn deliver<B, W: Write>(
             io.line(&answer);
         }
     }
+}
+
+/// The limits left to the work after the search of `r`: its time and nodes subtracted.
+fn left_after(limits: &Limits, r: &SearchResult) -> Limits {
+    Limits {
+        time: limits.time.map(|t| t.saturating_sub(r.stats.time)),
+        nodes: limits.nodes.map(|n| n.saturating_sub(r.stats.nodes)),
+        ..limits.clone()
+    }
+}
+
+/// Runs `f` on the backend, a panic caught (the table dropped, nothing returned): the answer
+/// already found is still given.
+fn guarded<B: Backend, W: Write>(
+    shared: &Shared<B, W>,
+    f: impl FnOnce(&mut B) -> Vec<FirstMove>,
+) -> Vec<FirstMove> {
+    let mut backend = shared.backend.lock();
+    match std::panic::catch_unwind(AssertUnwindSafe(|| f(&mut *backend))) {
+        Ok(v) => v,
+        Err(p) => {
+            let msg = crate::mate::fault::panic_message(&*p);
+            log::error!("search of the other first moves panicked: {msg}");
+            backend.discard();
+            Vec::new()
+        }
+    }
+}
+
+/// Searches the other checks of a root whose best line `r` found (its final `info` line
+/// `info`), writing each mate as it is found as `info multipv k` (k from 2, up to `MultiPV`);
+/// returns the final set, best first, each line with its `info string`.
+fn multipv_lines<B: Backend, W: Write>(
+    shared: &Shared<B, W>,
+    job: &Job,
+    r: &SearchResult,
+    info: &str,
+) -> Vec<String> {
+    let Outcome::Mate(best) = &r.outcome else {
+        return vec![info.to_string()];
+    };
+    let mut shown = 1;
+    let others = guarded(shared, |b| {
+        b.other_first_moves(
+            &job.pos,
+            Some(best[0]),
+            r.stats.nodes,
+            &left_after(&job.limits, r),
+            &shared.stop,
+            &mut |fm| {
+                if matches!(fm.verdict, Verdict::Mate { .. }) && shown < job.multipv {
+                    shown += 1;
+                    let mut io = shared.io.lock();
+                    io.line(&first_move_info(shown, fm));
+                    io.info_string(&first_move_note(shown, fm));
+                }
+            },
+        )
+    });
+    let mut lines = vec![with_multipv(info, 1)];
+    if let Some(st) = &r.status {
+        lines.push(format!(
+            "info string multipv 1: {} mates: {}",
+            best[0],
+            st.describe()
+        ));
+    }
+    for (i, fm) in others.iter().take(job.multipv - 1).enumerate() {
+        lines.push(first_move_info(i + 2, fm));
+        lines.push(format!("info string {}", first_move_note(i + 2, fm)));
+    }
+    lines
 }
 
 /// The search thread's body: runs jobs until [`ToSearch::Quit`] or the channel closes, each

@@ -1,6 +1,6 @@
 use super::*;
-use std::sync::atomic::AtomicBool;
 use crate::mate::line;
+use std::sync::atomic::AtomicBool;
 
 /// Two golds against a king in the corner: G*1b and G*2b both mate at once (every escape
 /// square covered, the gold on 2c guarding the one that checks); the other checks do not

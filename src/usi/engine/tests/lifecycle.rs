@@ -13,7 +13,7 @@ fn usi_handshake() {
     );
     assert!(out[1].starts_with("id author "));
     assert_eq!(out.last().unwrap(), "usiok");
-    assert_eq!(count(&out, "option name "), 8);
+    assert_eq!(count(&out, "option name "), 9);
     for name in [
         "USI_Hash",
         "USI_Ponder",
@@ -23,6 +23,7 @@ fn usi_handshake() {
         "PvInterval",
         "PostSearch",
         "RootIsAndNodeIfChecked",
+        "MultiPV",
     ] {
         assert!(
             out.iter()
