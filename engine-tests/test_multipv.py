@@ -11,6 +11,9 @@ plies, and the engine must report each of them."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+
 import cshogi
 import pytest
 
@@ -218,3 +221,63 @@ def test_stop_during_the_alternatives_answers_the_best_line():
             info = parse_info(line)
             if "score" in info:
                 assert verify_mate_line(MATE3, info["pv"])[0], info
+
+
+def solve(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([str(engine_path()), "solve", "--threads", "1", "--hash-mb", "64", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_solve_multipv_json_lists_every_other_check():
+    r = solve("--multipv", "16", "--format", "json", ONE_AND_THREE)
+    assert r.returncode == 0, r.stderr
+    o = json.loads(r.stdout)
+    assert o["result"] == "mate" and o["moves"] == "G*2b", o
+    others = o["first_moves"]
+    assert {f["move"] for f in others} | {"G*2b"} == checks(ONE_AND_THREE), others
+    mates = {}
+    for f in others:
+        if f["result"] == "mate":
+            assert verify_mate_line(ONE_AND_THREE, f["moves"])[0], f
+            assert f["minimal"] and f["length"] == len(f["moves"].split()), f
+            mates[f["move"]] = f["length"]
+        else:
+            assert f["result"] == "nomate", f
+            assert_refuted(ONE_AND_THREE, f["move"], f["refutation"])
+    assert {m for m, n in mates.items() if n <= 3} | {"G*2b"} == oracle_mates_within_3(ONE_AND_THREE)
+    # Best first: mates by length, then the checks that do not mate.
+    order = [(f["result"] != "mate", f.get("length", 0)) for f in others]
+    assert order == sorted(order), order
+
+
+def test_solve_multipv_in_japanese_and_as_a_report():
+    r = solve("--multipv", "3", "--format", "ja", ONE_AND_THREE)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "▲２二金打 まで1手で詰み", lines
+    assert lines[1] == "他の初手 (2から、最善手順が1):", lines
+    # MultiPV 3: the best line and two others, both mates in 3.
+    assert [l.split(" まで")[1] for l in lines[2:]] == ["3手で詰み (3手詰、最短を証明済み)"] * 2, lines
+    r = solve("--multipv", "3", ONE_AND_THREE)
+    assert r.stdout.strip() == "checkmate G*2b"
+    assert "other first moves (from 2; the best line is 1):" in r.stderr, r.stderr
+
+
+def test_solve_nomate_json_refutes_every_check():
+    r = solve("--format", "json", NOMATE_EDGE)
+    o = json.loads(r.stdout)
+    assert o["result"] == "nomate", o
+    refs = o["refutations"]
+    assert {f["move"] for f in refs} == checks(NOMATE_EDGE)
+    for f in refs:
+        assert f["result"] == "nomate", f
+        assert_refuted(NOMATE_EDGE, f["move"], f["refutation"])
+    r = solve("--format", "ja", NOMATE_EDGE)
+    assert r.stdout.splitlines()[1].startswith("不詰: 8通りの王手それぞれに"), r.stdout
+
+
+def test_multipv_is_refused_with_batch(tmp_path):
+    f = tmp_path / "p.sfen"
+    f.write_text(ONE_AND_THREE + "\n")
+    r = solve("--batch", str(f), "--multipv", "2")
+    assert r.returncode == 2 and "--multipv" in r.stderr, r

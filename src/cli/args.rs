@@ -281,6 +281,11 @@ pub struct SolveArgs {
     /// With --format usi: the report (statistics, the line in Japanese) on stdout, not stderr.
     #[arg(long)]
     pub verbose: bool,
+    /// After the best line, search every other check and show the best N lines in all (each
+    /// mate with what is proven of its length, each check that does not mate with a defence
+    /// that refutes it, undecided ones said so); 1: the best line only.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count::<1, 600>)]
+    pub multipv: u64,
     /// The search.
     #[command(flatten)]
     pub search: SearchOpts,

@@ -160,6 +160,12 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if args.format.is_some_and(|f| f != OutFormat::Json) {
         return usage_error(SUB, "--batch writes JSON lines: --format must be json");
     }
+    if args.multipv > 1 {
+        return usage_error(
+            SUB,
+            "--multipv is for one position: it cannot be used with --batch",
+        );
+    }
     let src = args.batch.clone().unwrap_or_default();
     let (bytes, base) = if src == "-" {
         let mut b = vec![];

@@ -6,11 +6,12 @@
 //! ([`super::kit::input`]).
 
 use super::args::{clip_message, usage_error, OutFormat, SolveArgs, EXIT_USAGE};
-use super::kit::answer::{answer_text, write_answer};
+use super::kit::answer::{answer_text, json_answer, write_answer};
 use super::kit::input::read_position;
 use super::kit::search::{fit_hash_mb, hold_table, limits_of, solver_of};
 use super::kit::stop::{install_signal_handler, EXIT_INTERRUPTED, STOP};
 use super::output::{note, say};
+use crate::mate::first_moves::{FirstMove, Verdict};
 use crate::mate::{Outcome, SearchResult, UnknownReason};
 use crate::shogi::notation::japanese_line;
 use crate::shogi::Position;
@@ -58,7 +59,9 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
     opts.hash_mb = fit_hash_mb(opts.hash_mb, 1) as u64;
     install_signal_handler();
     let root = pos.clone();
-    let (result, hash_mb) = crate::mate::with_search_stack(move || {
+    let multipv = args.multipv as usize;
+    let time_limit = limits.time;
+    let (result, hash_mb, first_moves) = crate::mate::with_search_stack(move || {
         let mut solver = solver_of(&opts, threads);
         hold_table(&mut solver);
         let r = solver.solve(&root, &limits, &STOP, &mut |p| {
@@ -101,10 +104,14 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
                 st.hashfull
             ));
         });
-        (r, solver.hash_mb())
+        let first_moves = first_moves_after(&mut solver, &root, &r, &limits, multipv, time_limit);
+        (r, solver.hash_mb(), first_moves)
     });
     let interrupted = STOP.load(Ordering::SeqCst);
-    let report = report_text(&pos, &result, hash_mb, interrupted);
+    let mut report = report_text(&pos, &result, hash_mb, interrupted);
+    if let Some(fm) = &first_moves {
+        report.push_str(&first_moves_text(&pos, &result, fm, false));
+    }
     let input = if let Some(s) = &args.sfen {
         s.join(" ")
     } else {
@@ -119,8 +126,29 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
                 note(report);
             }
         }
+        OutFormat::Json => {
+            let mut o = json_answer(&input, None, &pos, &result);
+            if let Some(fm) = &first_moves {
+                let key = if result.outcome == Outcome::NoMate {
+                    "refutations"
+                } else {
+                    "first_moves"
+                };
+                o[key] = fm
+                    .iter()
+                    .map(|m| crate::review::first_moves::json(&pos, m))
+                    .collect();
+            }
+            write_answer(OutFormat::Json, &o.to_string());
+            note(report);
+        }
         other => {
-            let text = answer_text(other, &input, None, &pos, &result);
+            let mut text = answer_text(other, &input, None, &pos, &result);
+            if other == OutFormat::Ja {
+                if let Some(fm) = &first_moves {
+                    text.push_str(&first_moves_text(&pos, &result, fm, true));
+                }
+            }
             write_answer(other, text.trim_end());
             note(report);
         }
@@ -139,6 +167,91 @@ pub fn cmd_solve(args: SolveArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// After `solve`: with a mate and `multipv` 2 or more, the other checks (the root's remaining
+/// time and nodes for them all, see `mate::Solver::other_first_moves`), at most `multipv - 1`
+/// of them, best first; with a proven "no mate", a refutation of every check. `None` when
+/// there is nothing to add.
+fn first_moves_after(
+    solver: &mut crate::mate::Solver,
+    root: &Position,
+    r: &SearchResult,
+    limits: &crate::mate::Limits,
+    multipv: usize,
+    time_limit: Option<Duration>,
+) -> Option<Vec<FirstMove>> {
+    if r.defender_root || STOP.load(Ordering::SeqCst) {
+        return None;
+    }
+    let left = crate::mate::Limits {
+        time: time_limit.map(|t| t.saturating_sub(r.stats.time)),
+        nodes: limits.nodes.map(|n| n.saturating_sub(r.stats.nodes)),
+        info_interval: None,
+        ..limits.clone()
+    };
+    match &r.outcome {
+        Outcome::Mate(line) if multipv > 1 && !line.is_empty() => {
+            // Each mate found is told as it comes once the search of the others has run a
+            // second (a quick one is summed up by the report alone).
+            let start = std::time::Instant::now();
+            let mut all = solver.other_first_moves(
+                root,
+                Some(line[0]),
+                r.stats.nodes,
+                &left,
+                &STOP,
+                &mut |fm| {
+                    if matches!(fm.verdict, Verdict::Mate { .. })
+                        && start.elapsed() >= Duration::from_secs(1)
+                    {
+                        note(format_args!(
+                            "... another mating first move: {}",
+                            crate::review::first_moves::text_en(root, fm)
+                        ));
+                    }
+                },
+            );
+            all.truncate(multipv - 1);
+            Some(all)
+        }
+        Outcome::NoMate => Some(solver.refutations(root, &left, &STOP)),
+        _ => None,
+    }
+}
+
+/// The other first moves (numbered from 2, the best line being 1) or the refutations, as
+/// lines to add to the report: in English, or in Japanese (`ja`).
+fn first_moves_text(pos: &Position, r: &SearchResult, fms: &[FirstMove], ja: bool) -> String {
+    use crate::review::first_moves::{refutations_heading, text_en, text_ja};
+    let mut out = String::new();
+    if r.outcome == Outcome::NoMate {
+        let (en, jp) = refutations_heading(fms.len());
+        out.push_str(&format!("\n{}", if ja { jp } else { en }));
+        for fm in fms {
+            let t = if ja {
+                text_ja(pos, fm)
+            } else {
+                text_en(pos, fm)
+            };
+            out.push_str(&format!("\n  {t}"));
+        }
+        return out;
+    }
+    out.push_str(if ja {
+        "\n他の初手 (2から、最善手順が1):"
+    } else {
+        "\nother first moves (from 2; the best line is 1):"
+    });
+    for (i, fm) in fms.iter().enumerate() {
+        let t = if ja {
+            text_ja(pos, fm)
+        } else {
+            text_en(pos, fm)
+        };
+        out.push_str(&format!("\n  {}. {t}", i + 2));
+    }
+    out
 }
 
 /// Exit status of `solve --max-plies N` when there is no mate within N plies (proven).

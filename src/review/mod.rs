@@ -40,6 +40,7 @@
 mod alternatives;
 mod budget;
 mod defences;
+pub mod first_moves;
 mod report;
 mod solution;
 mod useless;
