@@ -292,11 +292,17 @@ pub(super) fn deliver<B: Backend, W: Write>(
             let moves = guarded(shared, |b| {
                 b.refutations(&job.pos, &left_after(&job.limits, &r), &shared.stop)
             });
-            lines.extend(
-                refutation_notes(&moves)
-                    .iter()
-                    .map(|n| format!("info string {n}")),
-            );
+            // A backend that gives none for a position with checks has none to give (the
+            // scripted ones): nothing is said rather than "no check".
+            let mut checks = crate::shogi::MoveList::new();
+            job.pos.check_moves(&mut checks);
+            if moves.len() == checks.len() {
+                lines.extend(
+                    refutation_notes(&moves)
+                        .iter()
+                        .map(|n| format!("info string {n}")),
+                );
+            }
         }
         _ => lines.push(info),
     }
