@@ -1,11 +1,13 @@
 // The page: board editor, position box and file input (SFEN, USI `position` commands, KIF,
 // KI2, CSA, read by the solver's own readers in the worker, as `tsumugi solve` reads them), settings, Solve/Stop over the search worker (worker.js), progress,
-// the answer with a step-through board, USI and KIF text.
+// the answer with a step-through board, USI and KIF text. After the answer, on the same table:
+// with Lines 2 or more the other first moves of a mate, and for a proven no mate the defence
+// that refutes each check (worker 'more'), each line playable on the same board.
 //
 // URL parameters: sfen=<SFEN> (the position; also kept up to date while editing), solve=1
 // (solve at once: the test hook; #answer then holds exactly what `tsumugi solve` prints on
 // stdout for the same settings), mode=strict|composer|first, time=<seconds> (0 = none),
-// hash=<MB>, lang=ja|en.
+// hash=<MB>, lines=<N> (1 to 600), lang=ja|en.
 
 import {
   BOARD_KINDS, HAND_KINDS, PROMOTABLE, clonePosition, drawBoard, emptyPosition, kindName,
@@ -36,7 +38,10 @@ let ready = false;
 let nextId = 1;
 const inspectWaiters = new Map();
 let job = null; // {id, lastProgress, stopTimer}
-let replay = null; // {line, ply}
+// The first moves' search after an answer: {id, last (its last reply), stopTimer}; body's
+// data-more is 'searching' while it runs, 'done' once its list is final.
+let more = null;
+let replay = null; // {line, ply, alt: the listed entry shown, or null for the answer's line}
 
 // ---------------------------------------------------------------- worker
 
@@ -93,6 +98,15 @@ function onWorker(msg) {
     case 'done':
       if (job && msg.id === job.id) finish(msg.reply);
       break;
+    case 'more-progress':
+      if (more && msg.id === more.id) {
+        more.last = msg.reply;
+        showMore();
+      }
+      break;
+    case 'more-done':
+      if (more && msg.id === more.id) finishMore(msg.reply);
+      break;
     case 'error':
       if (msg.id && inspectWaiters.has(msg.id)) {
         inspectWaiters.get(msg.id)({ ok: false, error: workerError(msg), line: 0 });
@@ -100,6 +114,9 @@ function onWorker(msg) {
       } else if (job && (msg.id === job.id || msg.id === null)) {
         endJob();
         showError(msg.code ? workerError(msg) : msg.error);
+      } else if (more && (msg.id === more.id || msg.id === null)) {
+        // The answer stands; the list says why it ends here.
+        finishMore({ ...(more.last || { moves: [] }), done: true, error: msg.code ? workerError(msg) : msg.error });
       }
       break;
     default:
@@ -218,9 +235,10 @@ function edited() {
 // go, and a search of the old position still running is abandoned (its answer would be
 // shown beside a position it does not answer).
 function positionChanged() {
-  if (job) {
+  if (job || more) {
     worker.postMessage({ type: 'stop' });
-    endJob();
+    if (job) endJob();
+    dropMore();
   }
   clearAnswer();
 }
@@ -329,6 +347,12 @@ function settings() {
   };
 }
 
+// Lines (MultiPV): how many first moves to show, the best line included.
+function lines() {
+  const n = Math.floor(Number($('lines').value));
+  return Number.isFinite(n) ? Math.max(1, Math.min(600, n)) : 1;
+}
+
 async function solve() {
   if (!ready || job) return;
   // Text typed or pasted but not loaded yet is read first (a record's position is after its
@@ -337,18 +361,28 @@ async function solve() {
   if (text && text !== toSfen(pos) && !(await loadSfen(text))) return;
   if (job || positionError) return;
   const sfen = $('sfen').value.trim() || toSfen(pos);
+  if (more) {
+    // The first moves of the answer before: ended, their table is about to go.
+    worker.postMessage({ type: 'stop' });
+    dropMore();
+  }
   const id = nextId++;
-  job = { id, lastProgress: null, stopTimer: null };
+  job = { id, lastProgress: null, stopTimer: null, settings: settings(), stopped: false };
   clearAnswer();
   $('solve').disabled = true;
   $('stop').disabled = false;
   $('verdict').textContent = t().searching;
   document.body.dataset.state = 'solving';
-  worker.postMessage({ type: 'solve', id, request: { sfen, ...settings() } });
+  worker.postMessage({ type: 'solve', id, request: { sfen, ...job.settings } });
 }
 
 function stop() {
+  if (more && !job) {
+    stopMore();
+    return;
+  }
   if (!job) return;
+  job.stopped = true;
   worker.postMessage({ type: 'stop' });
   // The worker answers between two slices (well under a second). If it does not (a slice
   // stuck in work that cannot be interrupted), end it: the answer is then what the last
@@ -403,18 +437,128 @@ function noticeTexts(r) {
 
 function clearAnswer() {
   lastResult = null;
+  lastMore = null;
+  if (!more) delete document.body.dataset.more;
   for (const id of ['verdict', 'japanese', 'status-text', 'answer']) $(id).textContent = '';
   for (const id of ['p-time', 'p-nodes', 'p-nps', 'p-hashfull', 'p-best']) $(id).textContent = '-';
   $('replay-panel').hidden = true;
   replay = null;
+  $('more-panel').hidden = true;
+  $('more-list').textContent = '';
+  for (const id of ['more-title', 'more-heading', 'more-state']) $(id).textContent = '';
 }
 
 let lastResult = null; // the answer shown, redrawn when the language changes
 
 function finish(r) {
+  const done = job;
   endJob();
   lastResult = r;
   showResult(r);
+  // Then, on the same table: the other first moves of a mate (Lines 2 or more) or the
+  // refutation of each check of a proven no mate. Not after a Stop (the user ended the
+  // search) nor for an undecided answer or one where the side to move is mated.
+  const n = lines();
+  const wanted = r.outcome === 'nomate' || (r.outcome === 'mate' && n > 1);
+  if (done && !done.stopped && wanted && !r.defender_root) startMore(r, done.settings, n);
+}
+
+// ---------------------------------------------------------------- other first moves
+
+function startMore(r, s, n) {
+  const id = nextId++;
+  // What is left of the user's time limit (at least 1 ms: 0 would mean none); none without one.
+  const timeMs = s.time_ms > 0 ? Math.max(1, s.time_ms - r.time_ms) : 0;
+  more = { id, last: null, stopTimer: null, kind: r.outcome === 'mate' ? 'others' : 'refutations' };
+  document.body.dataset.more = 'searching';
+  $('stop').disabled = false;
+  showMore();
+  worker.postMessage({ type: 'more', id, request: { lines: n, time_ms: timeMs } });
+}
+
+function stopMore() {
+  worker.postMessage({ type: 'stop' });
+  // As for the answer's search: if the worker does not answer between two slices, end it; the
+  // list is then what the last report showed, the rest undecided.
+  const { id } = more;
+  more.stopTimer = setTimeout(() => {
+    if (!more || more.id !== id) return;
+    worker.terminate();
+    startWorker();
+    finishMore({ ...(more.last || { moves: [] }), done: true, reason: 'stopped', incomplete: true });
+  }, 1500);
+}
+
+function dropMore() {
+  if (more && more.stopTimer) clearTimeout(more.stopTimer);
+  more = null;
+  delete document.body.dataset.more;
+}
+
+let lastMore = null; // the final list shown, redrawn when the language changes
+
+function finishMore(reply) {
+  const kind = more.kind;
+  if (more.stopTimer) clearTimeout(more.stopTimer);
+  more = null;
+  if (!job) $('stop').disabled = true;
+  document.body.dataset.more = 'done';
+  if (reply.kind === 'none') {
+    // The solver had nothing to add (its rule, the same as the page's; kept for safety).
+    $('more-panel').hidden = true;
+    return;
+  }
+  lastMore = { ...reply, kind: reply.kind || kind };
+  renderMore(lastMore, false);
+}
+
+function showMore() {
+  renderMore(more.last || { kind: more.kind, moves: [], decided: 0, checks: 0 }, true);
+}
+
+// One listed first move in the page's words, from its JSON fields only (see i18n.js: a mate is
+// called shortest only when `minimal`, a defence shown only when the solver gave one).
+function entryText(e) {
+  const ja = e.line.japanese;
+  if (e.result === 'mate') return t().fmMate(ja.join(' '), e);
+  if (e.result === 'nomate') {
+    return e.refutation ? t().fmRefuted(ja[0], ja[1], e.only_reply) : t().fmNoMate(ja[0]);
+  }
+  return t().fmUndecided(ja[0], st().reason(e.reason));
+}
+
+// The list of the other first moves or of the refutations: `searching` while it may change.
+function renderMore(r, searching) {
+  const others = r.kind === 'others';
+  $('more-panel').hidden = false;
+  $('more-title').textContent = others ? t().otherFirstMoves : t().whyNoMate;
+  $('more-heading').textContent = !others && r.heading ? r.heading[lang === 'ja' ? 'ja' : 'en'] : '';
+  const ol = $('more-list');
+  ol.textContent = '';
+  ol.start = others ? 2 : 1;
+  r.moves.forEach((e) => {
+    const li = document.createElement('li');
+    li.dataset.result = e.result;
+    li.dataset.usi = e.moves;
+    li.append(entryText(e));
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'step';
+    b.textContent = t().stepThrough;
+    b.addEventListener('click', () => showReplay(e.line, e.kif, e));
+    li.appendChild(b);
+    if (replay && replay.alt && replay.alt.moves === e.moves) li.classList.add('current');
+    ol.appendChild(li);
+  });
+  let state;
+  if (r.error) state = r.error;
+  else if (searching) state = t().moreSearching(r.decided || 0, r.checks || 0);
+  else if (r.reason) state = t().moreEnded(st().reason(r.reason));
+  else if (r.checks === 0) state = t().moreNoChecks;
+  // Best first: a first entry without mate means no other check mates (each proven).
+  else if (others && r.moves.length && r.moves[0].result === 'nomate') state = t().moreNone;
+  else state = t().moreDone(r.checks);
+  $('more-state').textContent = state;
 }
 
 function showResult(r) {
@@ -441,16 +585,19 @@ function showResult(r) {
   $('status-text').textContent = notes.join(' / ');
   if (r.line && r.line.usi.length > 0) {
     $('japanese').textContent = r.line.japanese.join(' ');
-    if (!replay || replay.line !== r.line) showReplay(r.line, r.kif);
+    if (!replay || (!replay.alt && replay.line !== r.line)) showReplay(r.line, r.kif);
   }
 }
 
 // ---------------------------------------------------------------- step-through
 
-// `kif`: the answer's KIF from the solver (`tsumugi solve --format kifu`'s text).
-function showReplay(line, kif) {
-  replay = { line, ply: 0 };
+// `kif`: the answer's KIF from the solver (`tsumugi solve --format kifu`'s text), or a listed
+// line's; `alt`: the listed first move shown (null: the answer's own line).
+function showReplay(line, kif, alt = null) {
+  replay = { line, ply: 0, alt };
   $('replay-panel').hidden = false;
+  showWhich();
+  for (const li of $('more-list').children) li.classList.toggle('current', !!alt && li.dataset.usi === alt.moves);
   const ol = $('r-moves');
   ol.textContent = '';
   line.japanese.forEach((m, i) => {
@@ -465,6 +612,19 @@ function showReplay(line, kif) {
   $('usi-line').value = `position sfen ${line.sfens[0]} moves ${line.usi.join(' ')}`;
   $('kif').value = kif || '';
   goTo(0);
+}
+
+// Which line the board plays: the answer's, or a listed one (then a button back to the answer's).
+function showWhich() {
+  if (!replay) return;
+  const { alt } = replay;
+  const best = lastResult && lastResult.line && lastResult.line.usi.length > 0;
+  $('r-best').hidden = !alt || !best;
+  if (!alt) $('r-which').textContent = t().bestLine;
+  else if (alt.result === 'mate') {
+    const n = [...$('more-list').children].findIndex((li) => li.dataset.usi === alt.moves);
+    $('r-which').textContent = t().lineOf(n >= 0 ? n + 2 : '', alt.line.japanese.join(' '));
+  } else $('r-which').textContent = t().refutationOf(alt.line.japanese.join(' '));
 }
 
 function goTo(ply) {
@@ -507,6 +667,9 @@ function setLang(l) {
   if (positionError) showError(positionError);
   showLoaded();
   if (lastResult && !job) showResult(lastResult);
+  if (more) showMore();
+  else if (lastMore && document.body.dataset.more === 'done') renderMore(lastMore, false);
+  showWhich();
 }
 
 function wire() {
@@ -593,6 +756,9 @@ function wire() {
   $('r-prev').addEventListener('click', () => goTo(replay ? replay.ply - 1 : 0));
   $('r-next').addEventListener('click', () => goTo(replay ? replay.ply + 1 : 0));
   $('r-last').addEventListener('click', () => goTo(replay ? replay.line.usi.length : 0));
+  $('r-best').addEventListener('click', () => {
+    if (lastResult && lastResult.line) showReplay(lastResult.line, lastResult.kif);
+  });
   $('lang').addEventListener('click', () => setLang(lang === 'ja' ? 'en' : 'ja'));
   document.addEventListener('keydown', (e) => {
     if (!replay || e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA') return;
@@ -606,6 +772,7 @@ function wire() {
     if (r) r.checked = true;
   }
   if (params.has('time')) $('time').value = params.get('time');
+  if (params.has('lines')) $('lines').value = params.get('lines');
   if (params.has('hash')) {
     const h = params.get('hash');
     if (![...$('hash').options].some((o) => o.value === h)) $('hash').add(new Option(h));

@@ -73,6 +73,33 @@ export const TEXT = {
     defenderRoot: '手番側が詰まされる側として探索しました (手順は手番側の手から)',
     illegalUrl: 'URL の sfen が読めません',
     missing: '未使用の駒',
+    lines: '候補手数',
+    linesHint: '2以上なら、最善手順の後に他の王手も調べて、詰む初手を良い順に示します (USI の MultiPV)',
+    otherFirstMoves: '他の初手 (最善手順が1)',
+    whyNoMate: '不詰の理由: 王手ごとの逃れ',
+    moreSearching: (decided, checks) => `他の王手を探索中… (${checks}通り中${decided}通り判定済み)`,
+    moreDone: (checks) => `${checks}通りの王手をすべて調べました`,
+    moreEnded: (reason) => `探索を終えました (${reason}): 判定済みの結果を示します`,
+    moreNone: '他の王手はどれも詰みません (証明済み)',
+    moreNoChecks: '他に王手はありません',
+    // `minimal`: the shortest mate's length is proven (the line shown may be longer when it
+    // was not read to the end); otherwise only a bound.
+    fmMate: (moves, e) => {
+      if (!e.minimal) {
+        return `${moves} まで${e.length}手で詰み (${e.mate_upper}手以内の詰みを証明済み。最短は未証明、${e.mate_lower}手以上)`;
+      }
+      return e.length === e.mate_upper
+        ? `${moves} まで${e.length}手で詰み (最短を証明済み)`
+        : `${moves} まで${e.length}手で詰み (最短は${e.mate_upper}手と証明済み)`;
+    },
+    fmRefuted: (check, defence, only) => `${check} → ${defence}${only ? ' (唯一の応手)' : ''}: 以下詰みなし (証明済み)`,
+    fmNoMate: (check) => `${check}: 詰まない (証明済み)`,
+    fmUndecided: (check, reason) => `${check}: 未解決 (${reason})`,
+    stepThrough: '再生',
+    bestLine: '最善手順',
+    lineOf: (n, moves) => `候補${n}: ${moves}`,
+    refutationOf: (moves) => `逃れ: ${moves}`,
+    backToBest: '最善手順に戻る',
   },
   en: {
     title: 'tsumugi tsume-shogi solver',
@@ -145,6 +172,31 @@ export const TEXT = {
     defenderRoot: 'The side to move is the one being mated (the line starts with its move)',
     illegalUrl: 'The sfen in the URL cannot be read',
     missing: 'Unused pieces',
+    lines: 'Lines',
+    linesHint: 'With 2 or more, after the best line the other checks are searched too and the mating first moves listed best first (USI MultiPV)',
+    otherFirstMoves: 'Other first moves (the best line is 1)',
+    whyNoMate: 'Why no mate: a defence to each check',
+    moreSearching: (decided, checks) => `Searching the other checks… (${decided} of ${checks} decided)`,
+    moreDone: (checks) => `All ${checks} checks searched`,
+    moreEnded: (reason) => `Search ended (${reason}): what was established is shown`,
+    moreNone: 'No other check mates (proven)',
+    moreNoChecks: 'There is no other check',
+    fmMate: (moves, e) => {
+      if (!e.minimal) {
+        return `${moves}: mate in ${e.length} (a mate within ${e.mate_upper} plies proven; shortest not proven, at least ${e.mate_lower})`;
+      }
+      return e.length === e.mate_upper
+        ? `${moves}: mate in ${e.length}, proven shortest`
+        : `${moves}: mate in ${e.length} (the shortest mate is ${e.mate_upper} plies, proven)`;
+    },
+    fmRefuted: (check, defence, only) => `${check} → ${defence}${only ? ' (the only reply)' : ''}: no mate after it (proven)`,
+    fmNoMate: (check) => `${check}: does not mate (proven)`,
+    fmUndecided: (check, reason) => `${check}: undecided (${reason})`,
+    stepThrough: 'Step through',
+    bestLine: 'Best line',
+    lineOf: (n, moves) => `Line ${n}: ${moves}`,
+    refutationOf: (moves) => `Refutation: ${moves}`,
+    backToBest: 'Back to the best line',
   },
 };
 

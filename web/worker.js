@@ -3,19 +3,24 @@
 // slices the worker reads its messages, so a stop is answered at once with what the search has
 // established (tsumugi_stop), as the native engine answers its stop flag.
 //
+// After an answer, {type: 'more', id, request} asks for the root's other first moves (a mate)
+// or the refutations of its checks (no mate) on the same table (tsumugi_first_moves), searched
+// in slices the same way; a stop ends it with what is established (tsumugi_first_moves_stop).
+//
 // Messages in:  {type: 'inspect', id, text | bytes} (a position as typed, or a file's bytes:
 //               decoded in the module, UTF-8 or Shift_JIS, as `tsumugi solve` reads a file) · {type: 'solve', id, request} · {type: 'stop'} ·
-//               {type: 'bench', id, hash_mb}
+//               {type: 'more', id, request} · {type: 'bench', id, hash_mb}
 // Messages out: {type: 'ready'} · {type: 'fatal', error} · {type: 'inspect', id, reply} ·
 //               {type: 'error', id, error, code} (code: 'failed' after a trap,
 //               'not-loaded' before the module is ready, else absent: a reply's message) · {type: 'progress', id, reply} ·
-//               {type: 'done', id, reply} · {type: 'bench', id, reply}
+//               {type: 'done', id, reply} · {type: 'more-progress', id, reply} ·
+//               {type: 'more-done', id, reply} (reply.kind 'none': nothing to add) · {type: 'bench', id, reply}
 'use strict';
 
 let ex = null; // the module's exports
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-let job = null; // {id, started, lastProgress}
+let job = null; // {id, kind: 'solve' | 'more', started, lastProgress}
 let wasmBytes = null;
 
 async function load() {
@@ -69,16 +74,18 @@ function sliceMs(elapsed) {
 
 function step() {
   if (!job) return;
+  const more = job.kind === 'more';
   let r;
   try {
-    r = ex.tsumugi_advance(0, sliceMs(performance.now() - job.started));
+    const ms = sliceMs(performance.now() - job.started);
+    r = more ? ex.tsumugi_first_moves_advance(ms) : ex.tsumugi_advance(0, ms);
   } catch (e) {
     fail(e);
     return;
   }
   const out = reply();
   if (r === 1) {
-    postMessage({ type: 'done', id: job.id, reply: out });
+    postMessage({ type: more ? 'more-done' : 'done', id: job.id, reply: out });
     job = null;
     return;
   }
@@ -88,9 +95,12 @@ function step() {
     return;
   }
   const now = performance.now();
-  if (now - job.lastProgress >= 150) {
+  // The first moves' progress changes only when a check is decided: sent when it did.
+  const news = more ? out.decided !== job.decided : now - job.lastProgress >= 150;
+  if (news) {
     job.lastProgress = now;
-    postMessage({ type: 'progress', id: job.id, reply: out });
+    job.decided = out.decided;
+    postMessage({ type: more ? 'more-progress' : 'progress', id: job.id, reply: out });
   }
   schedule();
 }
@@ -126,15 +136,37 @@ self.onmessage = (ev) => {
         postMessage({ type: 'error', id: msg.id, error: out.error });
         return;
       }
-      job = { id: msg.id, started: performance.now(), lastProgress: performance.now() };
+      job = { id: msg.id, kind: 'solve', started: performance.now(), lastProgress: performance.now() };
       postMessage({ type: 'started', id: msg.id, reply: out });
+      schedule();
+    } else if (msg.type === 'more') {
+      job = null;
+      const rc = callWithText(ex.tsumugi_first_moves, JSON.stringify(msg.request));
+      const out = reply();
+      if (rc !== 0) {
+        postMessage({ type: 'error', id: msg.id, error: out.error });
+        return;
+      }
+      if (out.kind === 'none') {
+        postMessage({ type: 'more-done', id: msg.id, reply: { done: true, kind: 'none', moves: [] } });
+        return;
+      }
+      job = { id: msg.id, kind: 'more', started: performance.now(), lastProgress: performance.now(), decided: 0 };
+      postMessage({
+        type: 'more-progress', id: msg.id, reply: { done: false, kind: out.kind, checks: out.checks, decided: 0, moves: [] },
+      });
       schedule();
     } else if (msg.type === 'stop') {
       if (!job) return;
-      const id = job.id;
+      const { id, kind } = job;
       job = null;
-      ex.tsumugi_stop();
-      postMessage({ type: 'done', id, reply: reply() });
+      if (kind === 'more') {
+        ex.tsumugi_first_moves_stop();
+        postMessage({ type: 'more-done', id, reply: reply() });
+      } else {
+        ex.tsumugi_stop();
+        postMessage({ type: 'done', id, reply: reply() });
+      }
     } else if (msg.type === 'bench') {
       ex.tsumugi_bench(msg.hash_mb || 0);
       postMessage({ type: 'bench', id: msg.id, reply: reply() });

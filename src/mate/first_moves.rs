@@ -183,10 +183,29 @@ impl Solver {
     ) -> Vec<FirstMove> {
         let mut checks = MoveList::new();
         pos.check_moves(&mut checks);
-        let mut moves: Vec<FirstMove> = checks
+        let others: Vec<Move> = checks
             .as_slice()
             .iter()
-            .filter(|&&m| Some(m) != skip)
+            .copied()
+            .filter(|&m| Some(m) != skip)
+            .collect();
+        self.first_moves_among(pos, &others, base_nodes, limits, stop, found)
+    }
+
+    /// [`Solver::other_first_moves`] for the checks `checks` of `pos` only (each a check of
+    /// `pos`): a host that searches in bounded slices (the web page) takes the checks a few at
+    /// a time, so that one hard check cannot hold back the others from slice to slice.
+    pub fn first_moves_among(
+        &mut self,
+        pos: &Position,
+        checks: &[Move],
+        base_nodes: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+        found: &mut dyn FnMut(&FirstMove),
+    ) -> Vec<FirstMove> {
+        let mut moves: Vec<FirstMove> = checks
+            .iter()
             .map(|&m| FirstMove {
                 mv: m,
                 verdict: Verdict::Undecided(UnknownReason::Nodes),
@@ -271,10 +290,22 @@ impl Solver {
     ) -> Vec<FirstMove> {
         let mut checks = MoveList::new();
         pos.check_moves(&mut checks);
+        self.refutations_among(pos, checks.as_slice(), limits, stop)
+    }
+
+    /// [`Solver::refutations`] for the checks `checks` of `pos` only (see
+    /// [`Solver::first_moves_among`]).
+    pub fn refutations_among(
+        &mut self,
+        pos: &Position,
+        checks: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<FirstMove> {
         let last = self.last.take();
         let mut budget = Budget::new(limits, stop);
         let mut out = Vec::new();
-        for &m in checks.as_slice() {
+        for &m in checks {
             let mut child = pos.clone();
             child.do_move(m);
             let mut stats = Stats::default();
@@ -347,7 +378,7 @@ impl Solver {
 /// Whether verdict `new` tells more than `old`: any verdict beats an undecided one; a mate
 /// beats another with a smaller proven bound, or the same bound with a minimality proof or a
 /// shorter line.
-fn better(new: &Verdict, old: &Verdict) -> bool {
+pub fn better(new: &Verdict, old: &Verdict) -> bool {
     match (new, old) {
         (Verdict::Undecided(_), _) => false,
         (_, Verdict::Undecided(_)) => true,

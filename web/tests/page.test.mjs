@@ -459,3 +459,114 @@ test("the editor names the sides by who mates: Gote to move and mating is Gote (
   assert.deepEqual(ja.errors, []);
   await ja.close();
 });
+
+// ---------------------------------------------------------------- other first moves
+// After the answer, on the same table: with Lines 2 or more the other first moves of a mate
+// (tsumugi solve --multipv), and for a proven no mate each check with its refuting defence.
+
+// G*2b mates in 1; G*2a and S*2b in 3, S*1b in 5; the other checks do not mate.
+const SEVERAL_MATES = '8k/9/9/9/9/9/9/9/7R1 b GS 1';
+// No mate: each of its 8 checks has a refuting defence.
+const NO_MATE_8 = '4k4/9/9/9/9/9/9/9/9 b 2GS 1';
+
+function nativeJson(sfen, extra = []) {
+  return JSON.parse(nativeSolve(sfen, { hashMb: HASH_MB, extra: ['--format', 'json', ...extra] }));
+}
+
+async function moreDone(page) {
+  await page.waitForFunction(() => document.body.dataset.more === 'done', null, { timeout: 60000 });
+  return page.$$eval('#more-list li', (lis) => lis.map((li) => ({
+    usi: li.dataset.usi, result: li.dataset.result, text: li.firstChild.textContent,
+  })));
+}
+
+test('Lines 4: the other mating first moves, best first, in English and Japanese, playable', async () => {
+  const native = nativeJson(SEVERAL_MATES, ['--multipv', '4']);
+  assert.deepEqual(native.first_moves.map((e) => [e.move, e.length, e.minimal]),
+    [['G*2a', 3, true], ['S*2b', 3, true], ['S*1b', 5, true]]);
+  const page = await newPage(query(SEVERAL_MATES, 'strict', '&lines=4&lang=en'));
+  assert.equal(await solvedAnswer(page), 'checkmate G*2b');
+  const items = await moreDone(page);
+  // The page's lines are the native ones (moves, verdicts).
+  assert.deepEqual(items.map((e) => [e.usi.split(' ')[0], e.usi.split(' ').length, e.result]),
+    native.first_moves.map((e) => [e.move, e.length, e.result]));
+  assert.equal(await page.textContent('#more-title'), 'Other first moves (the best line is 1)');
+  assert.equal(await page.getAttribute('#more-list', 'start'), '2');
+  assert.match(items[0].text, /^▲２一金打 .*: mate in 3, proven shortest$/);
+  assert.match(items[1].text, /^▲２二銀打 .*: mate in 3, proven shortest$/);
+  assert.match(items[2].text, /^▲１二銀打 .*: mate in 5, proven shortest$/);
+  assert.match(await page.textContent('#more-state'), /^All \d+ checks searched$/);
+  // The best answer is shown as before.
+  assert.equal(await page.textContent('#japanese'), '▲２二金打');
+  assert.equal(await page.textContent('#r-ply'), '0 / 1');
+  // Step through S*1b's mate in 5 on the answer's board.
+  await page.click('#more-list li:nth-child(3) button.step');
+  assert.equal(await page.textContent('#r-ply'), '0 / 5');
+  assert.match(await page.textContent('#r-which'), /^Line 4: ▲１二銀打/);
+  await page.click('#r-next');
+  assert.equal(await page.textContent('#r-ply'), '1 / 5');
+  assert.equal(await page.getAttribute('#replay-board .sq.last', 'data-sq'), '1b');
+  assert.equal(await page.textContent('#replay-board .sq[data-sq="1b"]'), '銀');
+  assert.equal(await page.inputValue('#usi-line'), `position sfen ${SEVERAL_MATES} moves ${items[2].usi}`);
+  assert.match(await page.inputValue('#kif'), /まで5手で詰み/);
+  await page.screenshot({ path: path.join(shots, 'first-moves-en.png'), fullPage: true });
+  // Japanese: the same list in the page's Japanese words; the board keeps the line shown.
+  await page.click('#lang');
+  assert.equal(await page.textContent('#more-title'), '他の初手 (最善手順が1)');
+  const ja = await page.$$eval('#more-list li', (lis) => lis.map((li) => li.firstChild.textContent));
+  assert.match(ja[0], /^▲２一金打 .* まで3手で詰み \(最短を証明済み\)$/);
+  assert.match(ja[2], /^▲１二銀打 .* まで5手で詰み \(最短を証明済み\)$/);
+  assert.match(await page.textContent('#r-which'), /^候補4: ▲１二銀打/);
+  assert.equal(await page.textContent('#r-ply'), '1 / 5');
+  await page.screenshot({ path: path.join(shots, 'first-moves-ja.png'), fullPage: true });
+  // Back to the best line.
+  await page.click('#r-best');
+  assert.equal(await page.textContent('#r-ply'), '0 / 1');
+  assert.equal(await page.textContent('#r-which'), '最善手順');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('Lines 1 (the default) lists nothing more', async () => {
+  const page = await newPage(query(SEVERAL_MATES, 'strict', '&lang=en'));
+  assert.equal(await solvedAnswer(page), 'checkmate G*2b');
+  await page.waitForTimeout(300);
+  assert.ok(await page.isHidden('#more-panel'));
+  assert.equal(await page.evaluate(() => document.body.dataset.more), undefined);
+  await page.close();
+});
+
+test('a proven no mate lists each of its 8 checks with its refuting defence, in Japanese and English', async () => {
+  const native = nativeJson(NO_MATE_8);
+  assert.equal(native.refutations.length, 8);
+  const page = await newPage(query(NO_MATE_8, 'strict', '&lang=ja'));
+  assert.equal(await solvedAnswer(page), 'checkmate nomate');
+  const items = await moreDone(page);
+  assert.equal(items.length, 8);
+  assert.deepEqual(items.map((e) => e.usi.split(' ')[0]).sort(), native.refutations.map((e) => e.move).sort());
+  assert.equal(await page.textContent('#more-title'), '不詰の理由: 王手ごとの逃れ');
+  assert.match(await page.textContent('#more-heading'), /8通りの王手それぞれに/);
+  for (const e of items) {
+    assert.equal(e.result, 'nomate');
+    assert.equal(e.usi.split(' ').length, 2, e.usi);
+    assert.match(e.text, /^▲\S+ → △\S+( \(唯一の応手\))?: 以下詰みなし \(証明済み\)$/, e.text);
+  }
+  await page.screenshot({ path: path.join(shots, 'refutations-ja.png'), fullPage: true });
+  await page.click('#lang');
+  const en = await page.$$eval('#more-list li', (lis) => lis.map((li) => li.firstChild.textContent));
+  for (const text of en) assert.match(text, /^▲\S+ → △\S+( \(the only reply\))?: no mate after it \(proven\)$/, text);
+  assert.equal(await page.textContent('#more-title'), 'Why no mate: a defence to each check');
+  // No line of its own: the board appears with a refutation's two moves.
+  assert.ok(await page.isHidden('#replay-panel'));
+  await page.click('#more-list li:nth-child(1) button.step');
+  assert.ok(await page.isVisible('#replay-panel'));
+  assert.equal(await page.textContent('#r-ply'), '0 / 2');
+  await page.click('#r-last');
+  const [check, defence] = items[0].usi.split(' ');
+  assert.equal(await page.getAttribute('#replay-board .sq.last', 'data-sq'), defence.slice(2, 4));
+  assert.notEqual(check, defence);
+  assert.match(await page.textContent('#r-which'), /^Refutation: ▲/);
+  assert.ok(await page.isHidden('#r-best'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -11,6 +11,9 @@ import path from 'node:path';
 import { errorJa, solverText } from '../i18n.js';
 import { EXAMPLE, loadWasm as load, native, testData } from './support.mjs';
 
+// `tsumugi solve --format json` with one thread and a 16 MB table, and more arguments.
+const nativeJson = (args) => native(['solve', '--threads', '1', '--hash-mb', '16', '--format', 'json', ...args]);
+
 test("tsumugi_bench: the native bench's node signature, position by position", async () => {
   const m = await load();
   assert.equal(m.ex.tsumugi_bench(0), 0);
@@ -144,6 +147,124 @@ test('every fault of reading a position has a Japanese rendering', async () => {
       .replace(/Shift_JIS/g, '');
     assert.doesNotMatch(rest, /[a-z]{3,}/, `${label} -> ${r.error} -> ${ja}`);
     assert.equal(solverText('en').error(r), r.error);
+  }
+  assert.deepEqual(m.logs, []);
+});
+
+// ---------------------------------------------------------------- the root's first moves
+// After an answer, tsumugi_first_moves and its slices list what `tsumugi solve --multipv N
+// --format json` lists (first_moves, or refutations of a no mate), on the same table.
+
+// G*2b mates in 1; G*2a and S*2b in 3, S*1b in 5; every other check is refuted.
+const SEVERAL_MATES = '8k/9/9/9/9/9/9/9/7R1 b GS 1';
+// No mate: 8 checks, each refuted.
+const NO_MATE_8 = '4k4/9/9/9/9/9/9/9/9 b 2GS 1';
+
+function solveAll(m, sfen) {
+  assert.equal(m.start({ sfen, hash_mb: 16 }), 0);
+  while (m.ex.tsumugi_advance(0, 0) === 0);
+  return m.reply();
+}
+
+function firstMoves(m, req) {
+  const b = new TextEncoder().encode(JSON.stringify(req));
+  const p = m.ex.tsumugi_alloc(b.length);
+  new Uint8Array(m.ex.memory.buffer, p, b.length).set(b);
+  const rc = m.ex.tsumugi_first_moves(p, b.length);
+  m.ex.tsumugi_free(p, b.length);
+  return rc;
+}
+
+const pick = (e) => ({
+  move: e.move, result: e.result, length: e.length, minimal: e.minimal, refuted: e.refutation != null,
+});
+
+test('tsumugi_first_moves: the other first moves of a mate, as solve --multipv 4', async () => {
+  const m = await load();
+  assert.equal(solveAll(m, SEVERAL_MATES).answer, 'checkmate G*2b');
+  assert.equal(firstMoves(m, { lines: 4 }), 0);
+  assert.deepEqual(m.reply(), { ok: true, kind: 'others', checks: m.reply().checks });
+  let rc;
+  let slices = 0;
+  while ((rc = m.ex.tsumugi_first_moves_advance(5)) === 0) {
+    slices += 1;
+    const p = m.reply();
+    assert.equal(p.done, false);
+    // Progress lists decided checks only.
+    assert.ok(p.moves.every((e) => e.result !== 'unknown'), JSON.stringify(p.moves));
+  }
+  assert.equal(rc, 1);
+  const r = m.reply();
+  assert.equal(r.done, true);
+  assert.equal(r.reason, null);
+  const native = JSON.parse(nativeJson(['--multipv', '4', SEVERAL_MATES]));
+  assert.deepEqual(r.moves.map(pick), native.first_moves.map(pick));
+  assert.deepEqual(r.moves.map((e) => [e.move, e.length]), [['G*2a', 3], ['S*2b', 3], ['S*1b', 5]]);
+  assert.ok(r.moves.every((e) => e.minimal === true));
+  for (const e of r.moves) {
+    assert.equal(e.line.usi.join(' '), e.moves);
+    assert.equal(e.line.sfens.length, e.line.usi.length + 1);
+    assert.match(e.kif, /詰み/);
+  }
+  // The answer is untouched, and the finished enquiry repeats itself.
+  assert.equal(m.ex.tsumugi_advance(0, 0), 1);
+  assert.equal(m.reply().answer, 'checkmate G*2b');
+  assert.equal(m.ex.tsumugi_first_moves_advance(5), 1);
+  assert.deepEqual(m.reply(), r);
+  assert.deepEqual(m.logs, []);
+  console.log(`first moves in ${slices + 1} slices of 5 ms`);
+});
+
+test('tsumugi_first_moves: a no mate gets a refutation of each of its 8 checks, as solve does', async () => {
+  const m = await load();
+  assert.equal(solveAll(m, NO_MATE_8).answer, 'checkmate nomate');
+  // `lines` does not matter for a no mate.
+  assert.equal(firstMoves(m, {}), 0);
+  assert.equal(m.reply().kind, 'refutations');
+  assert.equal(m.ex.tsumugi_first_moves_advance(0), 1);
+  const r = m.reply();
+  assert.equal(r.moves.length, 8);
+  assert.match(r.heading.en, /each of the 8 checks/);
+  const native = JSON.parse(nativeJson([NO_MATE_8]));
+  assert.deepEqual(r.moves.map((e) => e.move).sort(), native.refutations.map((e) => e.move).sort());
+  for (const e of r.moves) {
+    assert.equal(e.result, 'nomate');
+    assert.ok(e.refutation, JSON.stringify(e));
+    assert.deepEqual(e.line.usi, [e.move, e.refutation]);
+  }
+});
+
+test('tsumugi_first_moves: nothing to add, errors, and a stop keeps what is established', async () => {
+  const m = await load();
+  assert.equal(m.ex.tsumugi_first_moves_advance(5), -1);
+  assert.equal(m.ex.tsumugi_first_moves_stop(), -1);
+  assert.equal(firstMoves(m, { lines: 2 }), 1);
+  assert.match(m.reply().error, /no answer/);
+  // A stopped search has no answer to add to.
+  assert.equal(m.start({ sfen: SEVERAL_MATES, hash_mb: 16 }), 0);
+  assert.equal(m.ex.tsumugi_stop(), 1);
+  assert.equal(firstMoves(m, { lines: 2 }), 1);
+  solveAll(m, SEVERAL_MATES);
+  assert.equal(firstMoves(m, { lines: 1 }), 0);
+  assert.equal(m.reply().kind, 'none');
+  assert.equal(m.ex.tsumugi_first_moves_advance(5), -1);
+  assert.equal(firstMoves(m, { lines: -1 }), 1);
+  assert.match(m.reply().error, /"lines"/);
+  // Stopped before any search: every check undecided, for that reason.
+  assert.equal(firstMoves(m, { lines: 600 }), 0);
+  const checks = m.reply().checks;
+  assert.equal(m.ex.tsumugi_first_moves_stop(), 1);
+  let r = m.reply();
+  assert.equal(r.reason, 'stopped');
+  assert.equal(r.moves.length, checks);
+  assert.ok(r.moves.every((e) => e.result === 'unknown' && e.reason === 'stopped'));
+  // A time budget of 1 ms: what was decided in it, the rest undecided for the time.
+  assert.equal(firstMoves(m, { lines: 600, time_ms: 1 }), 0);
+  while (m.ex.tsumugi_first_moves_advance(0) === 0);
+  r = m.reply();
+  assert.equal(r.moves.length, checks);
+  for (const e of r.moves) {
+    if (e.result === 'unknown') assert.equal(e.reason, 'time limit reached');
   }
   assert.deepEqual(m.logs, []);
 });
