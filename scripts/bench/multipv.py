@@ -2,6 +2,11 @@
 """What MultiPV costs: the time to the best line with `MultiPV 4` (its `info multipv 1` line)
 against the time to `checkmate` with `MultiPV 1`, and what the other checks take after it.
 
+Times are taken twice: by this script, from sending `go mate` to reading the line (what a GUI
+sees; on a machine whose cores are all busy the reader itself waits for a core, and an engine
+that goes on searching the other checks keeps one), and by the engine, the `time` of the line
+(the search's own clock, to the moment the line is written).
+
 Two engines of the same binary, one thread and the same `USI_Hash` each, one with `MultiPV 1`
 and one with `MultiPV 4`, solve the same problems in turn (problem i: the first engine, then the
 second, the order swapped every other problem), each after `usinewgame` (so every problem starts
@@ -32,9 +37,13 @@ from tsumugi_tools.problems import read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import UsiEngine  # noqa: E402
 
 
-def nodes_of(line: str) -> int | None:
+def field(line: str, name: str) -> int | None:
     words = line.split()
-    return int(words[words.index("nodes") + 1]) if "nodes" in words else None
+    return int(words[words.index(name) + 1]) if name in words else None
+
+
+def nodes_of(line: str) -> int | None:
+    return field(line, "nodes")
 
 
 def solve(eng: UsiEngine, sfen: str, time_ms: int, multipv: int) -> dict:
@@ -52,7 +61,7 @@ def solve(eng: UsiEngine, sfen: str, time_ms: int, multipv: int) -> dict:
         t = time.perf_counter() - t0
         lines.append(line)
         if multipv > 1 and first is None and line.startswith("info multipv 1 "):
-            first, first_nodes = t, nodes_of(line)
+            first, first_nodes, engine_ms = t, nodes_of(line), field(line, "time")
         elif line.startswith("info ") and not line.startswith("info string"):
             last_info = line
         if line.startswith("checkmate"):
@@ -61,13 +70,14 @@ def solve(eng: UsiEngine, sfen: str, time_ms: int, multipv: int) -> dict:
             break
     if multipv == 1:
         first, first_nodes = done, nodes_of(last_info or "")
+        engine_ms = field(last_info or "", "time")
     finals = {}
     for line in lines:
         if line.startswith("info multipv "):
             finals[int(line.split()[2])] = line
     other_mates = sum(1 for k, l in finals.items() if k > 1 and " score mate " in l)
-    return {"first_s": first, "done_s": done, "nodes": first_nodes, "answer": answer,
-            "other_mates": other_mates}
+    return {"first_s": first, "done_s": done, "nodes": first_nodes, "engine_ms": engine_ms,
+            "answer": answer, "other_mates": other_mates}
 
 
 def main() -> int:
@@ -120,6 +130,11 @@ def main() -> int:
     print(f"median time to the best line: MultiPV 1 "
           f"{statistics.median(r['one']['first_s'] for r in out) * 1000:.1f} ms, MultiPV "
           f"{args.multipv} {statistics.median(r['many']['first_s'] for r in out) * 1000:.1f} ms")
+    print(f"the engine's own time of the best line (its info line's `time`, ms): median "
+          f"MultiPV 1 {statistics.median(r['one']['engine_ms'] for r in out)}, MultiPV "
+          f"{args.multipv} {statistics.median(r['many']['engine_ms'] for r in out)}; sum "
+          f"{sum(r['one']['engine_ms'] for r in out)} against "
+          f"{sum(r['many']['engine_ms'] for r in out)}")
     print(f"best line's nodes equal: {same_nodes}/{len(out)}; same answer: {same_answer}/{len(out)}")
     print(f"the other checks after the best line: median {statistics.median(extra) * 1000:.1f} ms, "
           f"90th percentile {statistics.quantiles(extra, n=10)[8] * 1000:.1f} ms, max "
