@@ -18,5 +18,6 @@
 
 mod bench;
 mod ffi;
+mod first_moves;
 mod page;
 mod shogihome;
