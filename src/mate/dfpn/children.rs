@@ -52,6 +52,8 @@
 //!   rule) 75, no guard 80, this rule 80; with the tie-break of `select` 81, 84 and 81. The
 //!   guard does not pay on that set; it stays for the stall of the double-counting position in `tests/mate_regressions.rs`, in its narrower
 //!   form.
+//!   Merges further up are found by `confluence`, which marks children `merged`, combined by
+//!   max the same way.
 //!
 //! Children live in one arena (`Search::children`) shared by the whole path: a node's records
 //! are the slice from its `base` to the end, truncated when the node returns, so the recursion
@@ -59,6 +61,7 @@
 
 use super::super::value::{Value, INF, NO_MATE};
 use super::hands::hand_before;
+use super::path::tag;
 use super::{Search, CAP_REP, NO_REP};
 use crate::shogi::attacks::{attacks, between, king_attack};
 use crate::shogi::{Bitboard, Hand, Move, MoveList, PieceKind, Position, Square};
@@ -127,6 +130,13 @@ pub(crate) struct Child {
     pub rep: u32,
     /// Its entry was created under an ancestor on the path: its δ is combined by max.
     pub foreign: bool,
+    /// One of two children through which paths merge below (see `confluence`): its δ is
+    /// combined by max for as long as the node is on the path.
+    pub merged: bool,
+    /// The tag of the child's own key (see `path::tag`).
+    pub tag: u32,
+    /// The tag of the node that created its table entry (0: none known).
+    pub parent: u32,
     /// Waiting for its predecessor in the same group to fail (see `activate`).
     pub delayed: bool,
     /// Index (within the node) of the next child of the group, 0 = none.
@@ -177,6 +187,9 @@ impl Search<'_> {
                 v: Value::unsolved(1, 1, chand),
                 rep: NO_REP,
                 foreign: false,
+                merged: false,
+                tag: tag(ck),
+                parent: 0,
                 delayed: false,
                 next: 0,
                 fresh: false,
@@ -220,6 +233,7 @@ impl Search<'_> {
                         self.old_child = true;
                     }
                     c.v = p.v;
+                    c.parent = p.parent.unwrap_or(0);
                     c.foreign = p
                         .parent
                         .is_some_and(|t| t != my_tag && self.path.tag_is_ancestor(t))
@@ -388,32 +402,7 @@ impl Search<'_> {
     /// Aggregates the children [base..] into the node's (pn, dn).
     #[inline]
     pub(super) fn aggregate(&self, or: bool, base: usize) -> (u32, u32) {
-        let ch = &self.children[base..];
-        // φ: min over children of the "easy" number; δ: sum of the other, own children summed
-        // and confluent (foreign) children by max.
-        let mut min_v = INF;
-        let mut sum_own: u64 = 0;
-        let mut max_foreign: u32 = 0;
-        for c in ch.iter().filter(|c| !c.delayed) {
-            let (phi, delta) = if or {
-                (c.v.pn, c.v.dn)
-            } else {
-                (c.v.dn, c.v.pn)
-            };
-            min_v = min_v.min(phi);
-            if c.foreign {
-                max_foreign = max_foreign.max(delta);
-            } else {
-                sum_own += delta as u64;
-            }
-        }
-        let sum = (sum_own + max_foreign as u64).min(INF as u64) as u32;
-        let sum = if min_v == 0 { INF } else { sum.min(INF - 1) };
-        if or {
-            (min_v, sum)
-        } else {
-            (sum, min_v)
-        }
+        aggregate_in(or, &self.children[base..])
     }
 
     /// The child to search next (smallest φ: pn at OR, dn at AND) and the second-smallest φ
@@ -479,6 +468,36 @@ impl Search<'_> {
                 self.activate(or, base, i);
             }
         }
+    }
+}
+
+/// The (pn, dn) of a node whose children are `ch`.
+#[inline]
+pub(super) fn aggregate_in(or: bool, ch: &[Child]) -> (u32, u32) {
+    // φ: min over children of the "easy" number; δ: sum of the other, own children summed
+    // and confluent (foreign or merged) children by max.
+    let mut min_v = INF;
+    let mut sum_own: u64 = 0;
+    let mut max_foreign: u32 = 0;
+    for c in ch.iter().filter(|c| !c.delayed) {
+        let (phi, delta) = if or {
+            (c.v.pn, c.v.dn)
+        } else {
+            (c.v.dn, c.v.pn)
+        };
+        min_v = min_v.min(phi);
+        if c.foreign || c.merged {
+            max_foreign = max_foreign.max(delta);
+        } else {
+            sum_own += delta as u64;
+        }
+    }
+    let sum = (sum_own + max_foreign as u64).min(INF as u64) as u32;
+    let sum = if min_v == 0 { INF } else { sum.min(INF - 1) };
+    if or {
+        (min_v, sum)
+    } else {
+        (sum, min_v)
     }
 }
 

@@ -12,6 +12,8 @@
 //! - [`hands`]: proof and disproof hands and lengths of a solved node.
 //! - [`threshold`]: the child thresholds (the 1+ε trick).
 //! - [`path`]: the current path, repetition (GHI) and parent tags (double counting).
+//! - [`confluence`]: double-count elimination: the walk up the parent links to the branch
+//!   root of two merging paths, and the marks kept there.
 //! - [`monitor`]: limits, stop flag, progress reports and table GC, behind one poll.
 //! - [`keys`]: table keys salted with material and attacker.
 //!
@@ -28,6 +30,7 @@
 //!   fits the remaining plies.
 
 mod children;
+mod confluence;
 mod crew;
 mod hands;
 mod keys;
@@ -53,6 +56,8 @@ use std::sync::atomic::AtomicBool;
 /// clears nothing (a mate-in-1 costs microseconds, not the milliseconds of fresh buffers).
 pub(crate) struct Scratch {
     children: Vec<Child>,
+    frames: Vec<confluence::Frame>,
+    masks: confluence::MaskMemory,
     path: path::PathBuffers,
 }
 
@@ -60,6 +65,8 @@ impl Scratch {
     pub(crate) fn new() -> Scratch {
         Scratch {
             children: Vec::with_capacity(1 << 16),
+            frames: Vec::with_capacity(8192),
+            masks: confluence::MaskMemory::new(),
             path: path::PathBuffers::new(),
         }
     }
@@ -67,13 +74,17 @@ impl Scratch {
     /// Forgets the repetition failures remembered for paths (see `path::PathBuffers::forget`).
     pub(crate) fn forget(&mut self) {
         self.path.forget();
+        self.masks.forget();
     }
 
     /// Bytes of the buffers as allocated: what each search thread keeps beside the shared
     /// table (docs/reliability.md, "Memory"). Mapped, and resident only where touched.
     #[cfg(test)]
     fn bytes(&self) -> usize {
-        self.children.capacity() * std::mem::size_of::<Child>() + self.path.bytes()
+        self.children.capacity() * std::mem::size_of::<Child>()
+            + self.frames.capacity() * std::mem::size_of::<confluence::Frame>()
+            + self.masks.bytes()
+            + self.path.bytes()
     }
 }
 
@@ -95,6 +106,10 @@ pub(crate) struct Search<'a> {
     /// Table salt (see `keys::table_salt`).
     salt: u64,
     children: &'a mut Vec<Child>,
+    /// The nodes on the path with their children in `children` (see `confluence`).
+    frames: &'a mut Vec<confluence::Frame>,
+    /// The marks of branch roots kept across visits (see `confluence`).
+    masks: &'a mut confluence::MaskMemory,
     path: Path<'a>,
     monitor: Monitor<'a>,
     /// Longest mate looked for, in plies from the root (`u32::MAX`: none).
@@ -136,6 +151,8 @@ impl<'a> Search<'a> {
             attacker,
             salt,
             children: &mut scratch.children,
+            frames: &mut scratch.frames,
+            masks: &mut scratch.masks,
             path: Path::new(&mut scratch.path, salt, max_plies),
             monitor,
             max_plies,
@@ -475,13 +492,20 @@ mod tests {
     /// thread and scripts/bench/soak.py subtracts it from the measured peak; both are checked
     /// against the code here, so a change of a buffer's size or element cannot leave them
     /// behind. The parts: repetition table 2^20 × 16 bytes (16 MB), path filter 2^16 × 2 bytes
-    /// (128 KB), repetition filter 2^19 bits (64 KB), child arena 2^16 × 28 bytes (1.75 MB).
+    /// (128 KB), repetition filter 2^19 bits (64 KB), child arena 2^16 × 36 bytes (2.25 MB),
+    /// path frames 2^13 × 32 bytes (256 KB), mask memory 2^18 × 16 bytes (4 MB) and its filter
+    /// 2^19 bits (64 KB).
     #[test]
     fn scratch_buffers_are_the_documented_size() {
-        assert_eq!(std::mem::size_of::<Child>(), 28);
+        assert_eq!(std::mem::size_of::<Child>(), 36);
         assert_eq!(std::mem::size_of::<path::RepEntry>(), 16);
+        assert_eq!(std::mem::size_of::<confluence::Frame>(), 32);
+        assert_eq!(std::mem::size_of::<confluence::MaskEntry>(), 16);
         let bytes = Scratch::new().bytes();
-        assert_eq!(bytes, (16 << 20) + (128 << 10) + (64 << 10) + (28 << 16));
+        let path = (16 << 20) + (128 << 10) + (64 << 10);
+        let arena = 36 << 16;
+        let confluences = (32 << 13) + (4 << 20) + (64 << 10);
+        assert_eq!(bytes, path + arena + confluences);
         let mb = format!("{:.1}", bytes as f64 / (1 << 20) as f64);
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let read = |p: &str| std::fs::read_to_string(root.join(p)).expect(p);

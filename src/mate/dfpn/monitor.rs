@@ -128,6 +128,8 @@ pub(super) struct Monitor<'a> {
     pub nodes: u64,
     /// Path-dependent repetition failures met (see `Stats::repetitions`).
     pub repetitions: u64,
+    /// Confluences found by following parent links (see `confluence`).
+    pub confluences: u64,
     next_poll: u64,
     next_gc_check: u64,
     info_interval: Option<Duration>,
@@ -170,6 +172,7 @@ impl<'a> Monitor<'a> {
             cut: false,
             nodes: 0,
             repetitions: 0,
+            confluences: 0,
             next_poll: POLL_INTERVAL.min(limits.nodes.unwrap_or(u64::MAX)),
             next_gc_check: FIRST_GC_CHECK,
             info_interval: limits.info_interval,
@@ -327,7 +330,11 @@ impl<'a> Monitor<'a> {
         }
         if self.nodes >= self.next_profile {
             self.next_profile = self.nodes + PROFILE_INTERVAL;
-            log::info!("{}", self.profile.line(self.nodes, tt.hashfull()));
+            log::info!(
+                "{}; confluences so far {}",
+                self.profile.line(self.nodes, tt.hashfull()),
+                self.confluences
+            );
         }
         if self.nodes >= self.next_gc_check {
             self.next_gc_check = self.nodes + GC_CHECK_INTERVAL;

@@ -17,8 +17,9 @@
 //! - Double counting: a child whose table entry was created under one of our own
 //!   ancestors on the current path (its stored parent tag is an ancestor's) is reachable both
 //!   from that ancestor directly and through us, so the ancestor would sum its δ twice; the
-//!   children code combines it by max instead of sum (a one-step form of KomoringHeights'
-//!   SNDA-like parent walk). Tags are the high half of the key with bit 0 set (0 = no parent).
+//!   children code combines it by max instead of sum (a one-step form of the walk in
+//!   `confluence`, which follows the links further up the table). Tags are the high half of
+//!   the key with bit 0 set (0 = no parent).
 
 use super::super::hugebuf::{HugeBuf, Zeroable};
 use crate::shogi::Hand;
@@ -284,6 +285,20 @@ impl<'a> Path<'a> {
         }
         let n = self.nodes.len().saturating_sub(1);
         self.nodes[..n].iter().any(|&(k, _, _)| tag(k) == t)
+    }
+
+    /// The ply of the deepest node on the current path other than its last whose tag is `t`
+    /// (the branch root of a confluence, see `confluence`).
+    #[inline]
+    pub(super) fn ancestor_ply(&self, t: u32) -> Option<u32> {
+        if self.bufs.filter[(t >> 16) as usize] == 0 {
+            return None;
+        }
+        let n = self.nodes.len().saturating_sub(1);
+        self.nodes[..n]
+            .iter()
+            .rposition(|&(k, _, _)| tag(k) == t)
+            .map(|i| i as u32)
     }
 
     /// The position (key, hand) repeats an ancestor's board with an attacker hand no better:

@@ -51,7 +51,12 @@ impl Search<'_> {
         let base = self.children.len();
         self.expand(pos, &list, or, hand, ply, tag(key), fresh);
         let old = self.tca && self.old_child;
+        self.push_frame(ply, base, or, key, hand);
+        if self.threshold.dce {
+            self.eliminate_double_count();
+        }
         let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base, old, fresh);
+        self.pop_frame();
         self.children.truncate(base);
         if result.rep > ply {
             // Every repetition it depends on returns to this node or below: the loop is in
@@ -161,6 +166,7 @@ impl Search<'_> {
             let chand = pos.hand(self.attacker);
             self.path.push(ck, chand);
             self.node_fresh = c.fresh;
+            self.set_current_child(best);
             if c.fresh && self.inc > 0 {
                 self.inc -= 1;
             }
@@ -168,6 +174,7 @@ impl Search<'_> {
             self.path.pop();
             pos.undo_move();
 
+            let my_tag = self.top_tag();
             let slot = &mut self.children[base + best];
             // A child that comes back with the numbers it was called with made no progress:
             // df-pn returns from a node only once its numbers pass a threshold they were
@@ -179,6 +186,8 @@ impl Search<'_> {
             slot.rep = r.rep;
             slot.foreign = false;
             slot.fresh = false;
+            // Its entry, if stored, now names this node as its creator.
+            slot.parent = my_tag;
             self.activate(or, base, best);
         }
     }

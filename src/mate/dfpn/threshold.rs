@@ -44,6 +44,8 @@ pub struct Threshold {
     /// (703 plies) spent most of its nodes past ply 4,000 (a median ply of 4,900-5,100 from its
     /// 27th minute on).
     pub depth_cap: u32,
+    /// Double-count elimination by following parent links (see `confluence`). On by default.
+    pub dce: bool,
 }
 
 /// The default path cap (see [`Threshold::depth_cap`]).
@@ -55,6 +57,7 @@ impl Default for Threshold {
             epsilon: 0.5,
             tca: true,
             depth_cap: DEPTH_CAP,
+            dce: true,
         }
     }
 }
@@ -62,7 +65,7 @@ impl Default for Threshold {
 impl Threshold {
     /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10, optionally followed by
     /// comma-separated switches: `no-tca` (threshold control off) or `tca`, `cap:<n>` (the path
-    /// cap, 2 ≤ n ≤ 65,535) or `no-cap`.
+    /// cap, 2 ≤ n ≤ 65,535) or `no-cap`, `no-dce` (no walk up the parent links) or `dce`.
     pub fn parse(s: &str) -> Option<Threshold> {
         let mut parts = s.split(',');
         let eps = parts.next()?;
@@ -79,6 +82,8 @@ impl Threshold {
                 "tca" => t.tca = true,
                 "no-tca" => t.tca = false,
                 "no-cap" => t.depth_cap = u32::MAX,
+                "dce" => t.dce = true,
+                "no-dce" => t.dce = false,
                 _ => {
                     let n: u32 = p.strip_prefix("cap:")?.parse().ok()?;
                     if !(2..=u16::MAX as u32).contains(&n) {
@@ -123,6 +128,11 @@ mod tests {
             Some(u32::MAX)
         );
         assert_eq!(Threshold::parse("eps:0.5,cap:1"), None);
+        assert_eq!(
+            Threshold::parse("eps:0.5,no-dce").map(|t| t.dce),
+            Some(false)
+        );
+        assert!(t.dce);
         assert_eq!(Threshold::parse("eps:0.5,cap:x"), None);
         // ⌈10·1.5⌉ = 15, capped by the node's threshold.
         assert_eq!(t.child_phi(100, 10), 15);

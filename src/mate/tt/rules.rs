@@ -2,7 +2,7 @@
 //! disproof every inferior one; Nagai 2002), length bounds, updates in place, redundant entries,
 //! spilling into the buddy cluster, and replacement in a full cluster.
 
-use super::layout::{stored_key, Class, Cluster, Entry, Slot, MAX_EFFORT};
+use super::layout::{stored_key, Class, Cluster, Entry, Slot, MAX_EFFORT, SIDE_MIX};
 use super::{Probe, Table};
 use crate::mate::value::{Value, INF, NO_MATE};
 use crate::shogi::Hand;
@@ -123,6 +123,54 @@ impl Table {
             };
         }
         r
+    }
+
+    /// One step up the parent links, for the search's double-count elimination: an unsolved
+    /// entry of the board whose parent tag is `tag` (the high 32 bits of its key with bit 0
+    /// set, as `store`'s `parent` is given), as (its own parent's tag, pn, dn). Any unsolved
+    /// entry of that board answers (the tag names a board, not a hand); `None` when there is
+    /// none, or it has no parent. A tag names up to two clusters (the index comes from the
+    /// key's high bits, and the tag leaves out bit 32 and the low half), and their buddies
+    /// when spilled; each is read under its lock.
+    pub fn parent_step(&self, tag: u32) -> Option<(u32, u32, u32)> {
+        let lo = self.cluster_index(((tag & !1) as u64) << 32);
+        let hi = self.cluster_index(((tag | 1) as u64) << 32 | 0xFFFF_FFFF);
+        (lo..=hi.min(lo + 1)).find_map(|h| {
+            let home = &self.clusters[h];
+            let guard = self.lock(home);
+            if !home.spilled() {
+                return self.parent_step_in(home.slots(), tag);
+            }
+            drop(guard);
+            let b = self.buddy(h);
+            let _guards = self.lock_pair(h, b);
+            self.parent_step_in(home.slots().chain(self.clusters[b].slots()), tag)
+        })
+    }
+
+    /// `parent_step` over the slots given. A stored key is the key with its side-to-move bit
+    /// folded in (`stored_key`), so its high half is compared both ways.
+    fn parent_step_in<'c>(
+        &self,
+        slots: impl Iterator<Item = Slot<'c>>,
+        tag: u32,
+    ) -> Option<(u32, u32, u32)> {
+        let high = |k: u64| (k >> 32) as u32 | 1;
+        for e in slots {
+            if !e.live(self.stamp) {
+                continue;
+            }
+            let k = e.key() ^ self.pattern;
+            if high(k) != tag && high(k ^ SIDE_MIX) != tag {
+                continue;
+            }
+            let v = e.value();
+            let parent = e.parent();
+            if v.pn != 0 && v.dn != 0 && parent != 0 {
+                return Some((parent, v.pn, v.dn));
+            }
+        }
+        None
     }
 
     /// Stores what is known of (key, `v.hand`): `parent` is the tag of the node that created

@@ -625,3 +625,56 @@ fn an_effort_past_24_bits_saturates_and_keeps_the_entry_live() {
     assert_eq!(t.hashfull(), 0, "one entry is below a permille");
     assert!(t.probe(5, Hand::EMPTY, u32::MAX).found);
 }
+
+/// The parent walk finds an unsolved entry from its board's tag (the high half of the key,
+/// bit 32 forced), whatever the side-to-move bit folded into the stored key, in a table of
+/// any size and in a later generation; it skips solved entries and boards with no parent, and
+/// reads the buddy of a spilled cluster.
+#[test]
+fn a_parent_step_finds_the_entry_named_by_a_tag() {
+    let tag_of = |k: u64| (k >> 32) as u32 | 1;
+    for mb in [1, 3] {
+        let mut t = Table::new(mb);
+        for _generation in 0..2 {
+            for (i, side) in [(1u64, 0u64), (2, 1)] {
+                let key = spread(i * 7919) & !1 | side;
+                let v = Value::unsolved(5, 9, Hand::EMPTY);
+                t.store(key, v, 0xABCD_0001, 1);
+                assert_eq!(t.parent_step(tag_of(key)), Some((0xABCD_0001, 5, 9)));
+                // A neighbour's tag names nothing.
+                assert_eq!(t.parent_step(tag_of(key) ^ 0x100), None);
+            }
+            let solved = spread(31337) & !1;
+            t.store(
+                solved,
+                Value::proven(Hand::EMPTY, 3, Move::NONE),
+                0x1111_0001,
+                1,
+            );
+            assert_eq!(t.parent_step(tag_of(solved)), None, "a proof is no step");
+            let orphan = spread(4242) & !1;
+            put(&mut t, orphan, Hand::EMPTY, (2, 2, 0), 1);
+            assert_eq!(t.parent_step(tag_of(orphan)), None, "no parent recorded");
+            t.new_game(1);
+            assert_eq!(
+                t.parent_step(tag_of(spread(7919) & !1)),
+                None,
+                "a dead generation"
+            );
+        }
+    }
+    // A crowded board spills: the entries in the buddy are found too, once the home's are
+    // solved.
+    let t = Table::new(1);
+    let key = spread(99) & !1;
+    for n in 0..8 {
+        t.store(
+            key,
+            Value::proven(pair_hand(n), 1, Move::NONE),
+            0x2222_0001,
+            1,
+        );
+    }
+    t.store(key, Value::unsolved(4, 4, pair_hand(9)), 0x3333_0001, 1);
+    assert_eq!(t.parent_step(tag_of(key)), Some((0x3333_0001, 4, 4)));
+}
