@@ -55,7 +55,6 @@ pub(crate) struct Frame {
     /// The child being searched (`u32::MAX`: none yet).
     cur: u32,
     or: bool,
-    tag: u32,
     /// Its table key and the attacker's hand (the key of its marks in `MaskMemory`).
     key: u64,
     hand: Hand,
@@ -156,7 +155,6 @@ impl Search<'_> {
             base: base as u32,
             cur: u32::MAX,
             or,
-            tag: tag(key),
             key,
             hand,
         });
@@ -188,7 +186,7 @@ impl Search<'_> {
     /// The tag of the node on top of the frame stack.
     #[inline]
     pub(super) fn top_tag(&self) -> u32 {
-        self.frames.last().map_or(0, |f| f.tag)
+        self.frames.last().map_or(0, |f| tag(f.key))
     }
 
     /// Follows the parent links of the best child of the node on top of the frame stack (see
@@ -198,12 +196,13 @@ impl Search<'_> {
             return;
         };
         let base = top.base as usize;
+        let top_tag = tag(top.key);
         if self.children.len() <= base {
             return;
         }
         let (best, _) = self.select(top.or, base);
         let c: Child = self.children[base + best];
-        if c.parent == 0 || c.parent == top.tag || c.v.pn == 0 || c.v.dn == 0 {
+        if c.parent == 0 || c.parent == top_tag || c.v.pn == 0 || c.v.dn == 0 {
             return;
         }
         let (mut x_tag, mut x_pn, mut x_dn) = (c.tag, c.v.pn, c.v.dn);
@@ -212,7 +211,7 @@ impl Search<'_> {
         let mut parent_or = top.or;
         let (mut pn_flag, mut dn_flag) = (true, true);
         for _ in 0..top.ply {
-            if parent == 0 || parent == top.tag {
+            if parent == 0 || parent == top_tag {
                 return;
             }
             if let Some(root_ply) = self.path.ancestor_ply(parent) {
