@@ -1,5 +1,5 @@
 //! Slider attack lookup: our PEXT tables (`tsumugi::shogi::attacks`), indexed by the PEXT
-//! instruction and by the portable loop (the two run-time paths), against a classical ray
+//! instruction, and the obstruction difference (the two run-time paths), against a classical ray
 //! scan (per-direction ray masks, first blocker by bit scan), the choice recorded in
 //! `src/shogi/attacks/mod.rs`. Same pseudo-random occupancies for all; medians of 5 runs.
 //!
@@ -87,13 +87,13 @@ fn main() {
     }
     let lookups = occs.len() * 81 * 2;
     let mut pext_ns = vec![];
-    let mut loop_ns = vec![];
+    let mut od_ns = vec![];
     let mut ray_ns = vec![];
     let pext_here = set_slider_path(SliderPath::Pext) == SliderPath::Pext;
     for _ in 0..5 {
-        // The tables indexed by the portable loop (as on a CPU without a fast PEXT).
+        // The portable path: the obstruction difference (as on a CPU without a fast PEXT).
         set_slider_path(SliderPath::Portable);
-        loop_ns.push(time_lookups(&occs, lookups));
+        od_ns.push(time_lookups(&occs, lookups));
         set_slider_path(SliderPath::Pext);
         pext_ns.push(time_lookups(&occs, lookups));
         let t = Instant::now();
@@ -108,16 +108,16 @@ fn main() {
         ray_ns.push(t.elapsed().as_nanos() as f64 / lookups as f64);
     }
     pext_ns.sort_by(f64::total_cmp);
-    loop_ns.sort_by(f64::total_cmp);
+    od_ns.sort_by(f64::total_cmp);
     ray_ns.sort_by(f64::total_cmp);
-    let (p, l, r) = (pext_ns[2], loop_ns[2], ray_ns[2]);
+    let (p, l, r) = (pext_ns[2], od_ns[2], ray_ns[2]);
     println!("slider lookup (rook + bishop), median of 5 over {lookups} lookups each:");
     if pext_here {
         println!("  PEXT tables     {p:.2} ns/lookup");
     } else {
-        println!("  (no BMI2 here: the PEXT row is the portable loop again)");
+        println!("  (no BMI2 here: the PEXT row is the portable path again)");
     }
-    println!("  portable loop   {l:.2} ns/lookup");
+    println!("  obstruction diff {l:.2} ns/lookup");
     println!("  classical rays  {r:.2} ns/lookup");
     println!("  ratio rays/PEXT {:.2}", r / p);
 }

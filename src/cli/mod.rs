@@ -41,7 +41,7 @@ use std::process::ExitCode;
 /// Runs the binary with `args` (without the program name): the USI engine when there are none,
 /// else the subcommand they name. Returns the process exit status.
 pub fn run(args: &[String]) -> ExitCode {
-    // Choose the slider lookup (PEXT or the portable loop) once, before any search.
+    // Choose the slider lookup (PEXT or the obstruction difference) once, before any search.
     crate::shogi::attacks::slider_path();
     if args.is_empty() {
         return crate::usi::run_stdio();

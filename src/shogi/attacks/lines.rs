@@ -23,7 +23,9 @@ pub(super) const fn ray(sq: usize, df: i32, dr: i32, occ: u128) -> u128 {
     b
 }
 
-/// Inner squares of a ray (the ray without its last, edge square): the occupancy that matters.
+/// Inner squares of a ray (the ray without its last, edge square): the occupancy that matters
+/// to the PEXT-indexed tables.
+#[cfg(target_arch = "x86_64")]
 pub(super) const fn ray_inner(sq: usize, df: i32, dr: i32) -> u128 {
     let full = ray(sq, df, dr, 0);
     if full == 0 {

@@ -10,12 +10,17 @@
 //!   by bit scan); on our Xeon (BMI2 with fast PEXT) the ray scan took about 4 times as long
 //!   (2026-11-21: 5.2 against 21.3 ns per lookup). Magic bitboards were not tried: on an 81-bit
 //!   board they need the two halves folded and bigger tables, for at best PEXT's speed. PEXT is
-//!   chosen at run time ([`slider_path`]): one binary runs on every x86-64 CPU, and a CPU
-//!   without BMI2 (or with a slow, microcoded PEXT) uses a bit-by-bit loop (same index, slower).
+//!   chosen at run time ([`slider_path`]): one binary runs on every x86-64 CPU. A CPU without
+//!   BMI2 (or with a slow, microcoded PEXT), and every other architecture (WebAssembly, ARM),
+//!   uses the obstruction difference instead (see `slider`): no table, no branch, a few
+//!   128-bit integer operations per line. It replaced a bit-by-bit PEXT loop into the same
+//!   tables, whose data-dependent branches mispredict (same benchmark, 2026-11-28: PEXT
+//!   tables 7.51, obstruction difference 11.68 ns per lookup; the loop 15.10 against PEXT's
+//!   6.80 in a run before it).
 //!
 //! Files: `step` (the one-step pieces' tables: pawn, knight, silver, gold, king), `slider` (the
-//! sliders' lookups: the file table, and the PEXT-indexed rank and diagonal tables), `pext`
-//! (the PEXT instruction, its portable loop, and the run-time choice between them), `lines`
+//! sliders' lookups: the file table, the PEXT-indexed rank and diagonal tables and the obstruction difference), `pext`
+//! (the PEXT instruction and the run-time choice of path), `lines`
 //! (empty-board geometry: rays, reach, the squares between two squares and the line through
 //! them); this file gives the attacks of any piece.
 

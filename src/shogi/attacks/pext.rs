@@ -1,6 +1,7 @@
 //! PEXT (gather the bits of a word selected by a mask into its low bits): the BMI2 instruction,
-//! a portable bit-by-bit loop giving the same result, and the run-time choice between them
-//! ([`slider_path`]), so that one binary runs on every x86-64 CPU.
+//! and the run-time choice between the PEXT-indexed tables and the portable lookup (the
+//! obstruction difference, see `slider`) ([`slider_path`]), so that one binary runs on every
+//! x86-64 CPU.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -9,7 +10,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub enum SliderPath {
     /// BMI2's PEXT instruction: one instruction per board half.
     Pext,
-    /// A bit-by-bit loop over the mask (at most 7 bits): same index, a few times slower.
+    /// The obstruction difference (see `slider`): a few integer operations, no table.
     Portable,
 }
 
@@ -103,9 +104,9 @@ pub(super) fn cpu_has_bmi2() -> bool {
 /// Dhyana (18h, a Zen derivative), as well as the earlier BMI2 cores of family 15h, report BMI2
 /// but run PEXT as microcode whose latency grows with the number of mask bits: about 18 cycles
 /// at best and a few hundred at worst (Agner Fog's instruction tables; uops.info), against 3
-/// cycles on every Intel core with BMI2 (Haswell on) and on AMD from Zen 3 (family 19h). Our
-/// masks have up to 7 bits per half, where the portable loop's few cycles per bit win, so those
-/// families take the portable path (`TSUMUGI_PEXT=on` overrides this, to measure).
+/// cycles on every Intel core with BMI2 (Haswell on) and on AMD from Zen 3 (family 19h). There
+/// the portable path (the obstruction difference in `slider`, a few integer operations) wins,
+/// so those families take it (`TSUMUGI_PEXT=on` overrides this, to measure).
 #[cfg(target_arch = "x86_64")]
 fn pext_is_fast() -> bool {
     use std::arch::x86_64::__cpuid;
@@ -136,23 +137,6 @@ fn pext_is_fast() -> bool {
 pub(super) fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
     let amd_like = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
     !(amd_like && family < 0x19)
-}
-
-/// Gathers the bits of `x` selected by `mask` into the low bits (PEXT), bit by bit.
-#[inline(always)]
-pub(super) fn pext_portable(x: u64, mask: u64) -> u64 {
-    let mut m = mask;
-    let mut out = 0u64;
-    let mut bit = 1u64;
-    while m != 0 {
-        let low = m & m.wrapping_neg();
-        if x & low != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        m &= m - 1;
-    }
-    out
 }
 
 /// PEXT by the instruction. Inline assembly rather than a `#[target_feature(enable = "bmi2")]`

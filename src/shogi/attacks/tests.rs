@@ -55,36 +55,6 @@ fn sliders_match_ray_walk_on_random_occupancies() {
     }
 }
 
-/// Every line mask, many occupancies: the instruction and the loop give the same index.
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn pext_instruction_and_loop_agree() {
-    if !cpu_has_bmi2() {
-        eprintln!("SKIPPED: this CPU has no BMI2; only the portable path can run");
-        return;
-    }
-    let mut x: u64 = 0x2545F4914F6CDD1D;
-    for _ in 0..2000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        for m in LINE_MASKS.iter().flatten() {
-            for (v, mask) in [
-                (x, m.lo),
-                (x.rotate_left(23), m.hi),
-                (x, u64::MAX),
-                (x, x >> 3),
-            ] {
-                assert_eq!(
-                    pext_bmi2(v, mask),
-                    pext_portable(v, mask),
-                    "{v:#x} {mask:#x}"
-                );
-            }
-        }
-    }
-}
-
 /// Forces the portable path (as on a CPU without BMI2) and checks perft and the slider
 /// attacks against the ray walk, then the same with PEXT where the CPU has it.
 #[test]
