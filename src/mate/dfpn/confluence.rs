@@ -189,18 +189,19 @@ impl Search<'_> {
         self.frames.last().map_or(0, |f| tag(f.key))
     }
 
-    /// Follows the parent links of the best child of the node on top of the frame stack (see
-    /// the module docs) and marks the confluence's two children at its branch root.
-    pub(super) fn eliminate_double_count(&mut self) {
+    /// Follows the parent links of `best`, the best child of the node on top of the frame
+    /// stack (its index among the node's children, as `select` chose it), and marks the
+    /// confluence's two children at its branch root (see the module docs). The walk marks
+    /// children of the node's ancestors only, never its own, so the node's choice stands.
+    pub(super) fn eliminate_double_count(&mut self, best: usize) {
         let Some(&top) = self.frames.last() else {
             return;
         };
         let base = top.base as usize;
         let top_tag = tag(top.key);
-        if self.children.len() <= base {
+        if self.children.len() <= base + best {
             return;
         }
-        let (best, _) = self.select(top.or, base);
         let c: Child = self.children[base + best];
         if c.parent == 0 || c.parent == top_tag || c.v.pn == 0 || c.v.dn == 0 {
             return;

@@ -52,10 +52,16 @@ impl Search<'_> {
         self.expand(pos, &list, or, hand, ply, tag(key), fresh);
         let old = self.tca && self.old_child;
         self.push_frame(ply, base, or, key, hand);
-        if self.threshold.dce {
-            self.eliminate_double_count();
-        }
-        let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base, old, fresh);
+        // The walk needs the best child; the first turn of `mid_loop` takes the same choice
+        // instead of scanning the children again.
+        let first = if self.threshold.dce && self.children.len() > base {
+            let choice = self.select(or, base);
+            self.eliminate_double_count(choice.0);
+            Some(choice)
+        } else {
+            None
+        };
+        let mut result = self.mid_loop(pos, or, hand, th_pn, th_dn, ply, base, old, fresh, first);
         self.pop_frame();
         self.children.truncate(base);
         if result.rep > ply {
@@ -83,7 +89,8 @@ impl Search<'_> {
     }
 
     /// Searches the best child of the node whose children are [base..] until the node is
-    /// solved or its numbers reach the thresholds (or the search stops).
+    /// solved or its numbers reach the thresholds (or the search stops). `first`: `select`'s
+    /// choice made on entering the node, if it was made, for the first turn.
     ///
     /// TCA (Kishimoto 2010, as KomoringHeights extends it to a count): a node with an unsolved
     /// child met before at a shallower ply (`old`) may be taking its numbers from a loop or a
@@ -108,6 +115,7 @@ impl Search<'_> {
         base: usize,
         old: bool,
         fresh: bool,
+        mut first: Option<(usize, u32)>,
     ) -> NodeResult {
         let orig_inc = self.inc;
         let mut searched = false;
@@ -137,7 +145,7 @@ impl Search<'_> {
                 };
             }
             searched = true;
-            let (best, second_phi) = self.select(or, base);
+            let (best, second_phi) = first.take().unwrap_or_else(|| self.select(or, base));
             let c = self.children[base + best];
             // φ/δ of the node and of the child: (pn, dn) at OR, (dn, pn) at AND.
             let (node_phi_th, node_delta_th, node_delta) = if or {
