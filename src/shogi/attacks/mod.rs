@@ -19,10 +19,10 @@
 //!   6.80 in a run before it).
 //!
 //! Files: `step` (the one-step pieces' tables: pawn, knight, silver, gold, king), `slider` (the
-//! sliders' lookups: the file table, the PEXT-indexed rank and diagonal tables and the obstruction difference), `pext`
-//! (the PEXT instruction and the run-time choice of path), `lines`
-//! (empty-board geometry: rays, reach, the squares between two squares and the line through
-//! them); this file gives the attacks of any piece.
+//! sliders' lookups: the file table, the PEXT-indexed rank and diagonal tables and the
+//! obstruction difference), `pext` (the PEXT instruction and the run-time choice of path),
+//! `lines` (empty-board geometry: rays, reach, the squares between two squares and the line
+//! through them); this file gives the attacks of any piece.
 
 mod lines;
 mod pext;
