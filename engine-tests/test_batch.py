@@ -1,5 +1,5 @@
 """`tsumugi solve --batch`: answers verified with cshogi, output order (--ordered and
-as finished), --skip-done, --shard, and a run killed mid-way (SIGKILL, and Ctrl-C) then resumed
+as finished), answers independent of the problems before, --skip-done, --shard, and a run killed mid-way (SIGKILL, and Ctrl-C) then resumed
 with `--skip-done out >> out`: every input answered exactly once, nothing lost or doubled.
 
 Needs ../shared/problems (TSUMUGI_PROBLEMS); skips visibly without it.
@@ -86,6 +86,35 @@ def test_ordered_and_as_finished(tmp_path):
         assert a["result"] == o["result"], (a, o)
         if a.get("minimal") and o.get("minimal"):
             assert a["length"] == o["length"], (a, o)
+
+
+def test_answers_do_not_depend_on_the_problems_before(tmp_path):
+    """Each problem of a batch is searched as by a new solver: the same nodes and line in
+    input order, in reverse order, and solved alone. (Between problems the table moves to a
+    new generation and the search's own tables clear the slots they wrote, nothing more: a
+    leftover would change a count here.)"""
+    sfens = positions(every=40)
+
+    def no_limit(inp):
+        return subprocess.run([str(engine_path()), "solve", "--batch", str(inp), "--hash-mb",
+                               "16", "--time-ms", "0", "--jobs", "1", "--ordered"],
+                              capture_output=True, text=True, timeout=600)
+
+    fwd, rev = tmp_path / "fwd.txt", tmp_path / "rev.txt"
+    write_input(fwd, sfens, extra=False)
+    write_input(rev, sfens[::-1], extra=False)
+    runs = []
+    for inp in (fwd, rev):
+        r = no_limit(inp)
+        assert r.returncode == 0, r.stderr
+        runs.append({o["input"]: (o["result"], o["nodes"], o["moves"]) for o in answers(r.stdout)})
+    assert runs[0] == runs[1]
+    for sfen in sfens[:: max(1, len(sfens) // 6)]:
+        one = tmp_path / "one.txt"
+        write_input(one, [sfen], extra=False)
+        r = no_limit(one)
+        (o,) = answers(r.stdout)
+        assert (o["result"], o["nodes"], o["moves"]) == runs[0][sfen], sfen
 
 
 def test_stdin_shard_and_skip_done(tmp_path):

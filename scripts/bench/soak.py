@@ -41,7 +41,7 @@ from tsumugi_tools.usi import EngineDied, EngineError, EngineTimeout, UsiEngine 
 # The buffers every search thread keeps (repetition table, path and repetition filters, child
 # arena), in MB of 2^20 bytes as USI_Hash is. Computed from the code and checked against it by
 # `mate::dfpn::tests::scratch_buffers_are_the_documented_size`, which also checks this line.
-PER_THREAD_MB = 22.8
+PER_THREAD_MB = 23.2
 
 # /proc/PID/status fields sampled (kB), and their column names.
 FIELDS = (("VmRSS", "rss_mb"), ("VmHWM", "hwm_mb"), ("RssAnon", "anon_mb"), ("RssFile", "file_mb"))

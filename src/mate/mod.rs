@@ -187,8 +187,9 @@ impl Solver {
 
     /// Forgets what was learnt, as `clear`, without writing the table: it moves to a new
     /// generation whose lookups never match an earlier one's entries (see
-    /// `tt::Table::new_game`). Answers are those of a cleared solver. For a new problem or
-    /// game (`usinewgame`), where a full wipe would write the whole table before the search.
+    /// `tt::Table::new_game`). Answers, node counts included, are those of a cleared solver
+    /// (`solve --batch` relies on it; its engine test compares). For a new problem or game
+    /// (`usinewgame`), where a full wipe would write the whole table before the search.
     pub fn new_game(&mut self) {
         self.last = None;
         self.tt.new_game(self.threads);

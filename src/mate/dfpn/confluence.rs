@@ -39,9 +39,10 @@
 //! file, the hands changing each time so that no position repeats. `tsumugi bench`: 426,955
 //! nodes without the walk, 417,437 with it.
 
-use super::super::hugebuf::{HugeBuf, Zeroable};
+use super::super::hugebuf::Zeroable;
 use super::super::value::INF;
 use super::children::{aggregate_in, Child};
+use super::logged::LoggedTable;
 use super::path::tag;
 use super::Search;
 use crate::shogi::Hand;
@@ -83,29 +84,28 @@ const MASK_FILTER_BITS: usize = 1 << 19;
 /// The marks of branch roots, kept across visits (see the module docs). One per search thread,
 /// in its `Scratch`.
 pub(crate) struct MaskMemory {
-    slots: HugeBuf<MaskEntry>,
+    slots: LoggedTable<MaskEntry>,
     filter: Vec<u64>,
 }
 
 impl MaskMemory {
     pub(super) fn new() -> MaskMemory {
         MaskMemory {
-            slots: HugeBuf::new(MASK_TABLE_SIZE),
+            slots: LoggedTable::new(MASK_TABLE_SIZE),
             filter: vec![0; MASK_FILTER_BITS / 64],
         }
     }
 
     /// Forgets every mark (with the table's clear, as the repetition table does).
     pub(super) fn forget(&mut self) {
-        self.slots.zero(1);
+        self.slots.forget();
         self.filter.fill(0);
     }
 
     /// Bytes as allocated (see `Scratch::bytes`).
     #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<MaskEntry>()
-            + self.filter.capacity() * std::mem::size_of::<u64>()
+        self.slots.bytes() + self.filter.capacity() * std::mem::size_of::<u64>()
     }
 
     #[inline(always)]
@@ -122,7 +122,7 @@ impl MaskMemory {
             return None;
         }
         let k = mask_key(key, hand);
-        let e = self.slots[k as usize & (MASK_TABLE_SIZE - 1)];
+        let e = *self.slots.get(k as usize & (MASK_TABLE_SIZE - 1));
         (e.key == k).then_some(e.mask)
     }
 
@@ -131,7 +131,10 @@ impl MaskMemory {
         let (w, bit) = Self::filter_bit(key);
         self.filter[w] |= bit;
         let k = mask_key(key, hand);
-        self.slots[k as usize & (MASK_TABLE_SIZE - 1)] = MaskEntry { key: k, mask };
+        self.slots.set(
+            k as usize & (MASK_TABLE_SIZE - 1),
+            MaskEntry { key: k, mask },
+        );
     }
 }
 

@@ -21,7 +21,8 @@
 //!   `confluence`, which follows the links further up the table). Tags are the high half of
 //!   the key with bit 0 set (0 = no parent).
 
-use super::super::hugebuf::{HugeBuf, Zeroable};
+use super::super::hugebuf::Zeroable;
+use super::logged::LoggedTable;
 use crate::shogi::Hand;
 
 /// The `rep` of a result that depends on no repetition (it holds on any path). A result that
@@ -89,8 +90,8 @@ pub(super) struct PathBuffers {
     filter: Vec<u16>,
     /// Path-dependent failures, keyed by path hash, with the length limit they were found
     /// under. Direct-mapped; the path hash is seeded with the table salt, so entries of other
-    /// searches never match and the table is never cleared.
-    rep_table: HugeBuf<RepEntry>,
+    /// searches never match; `forget` empties it with the main table's clear.
+    rep_table: LoggedTable<RepEntry>,
     /// One bit per position (board key) with a failure recorded in `rep_table` since the last
     /// `forget` (see `REP_FILTER_BITS`).
     rep_filter: Vec<u64>,
@@ -100,7 +101,7 @@ impl PathBuffers {
     pub(super) fn new() -> PathBuffers {
         PathBuffers {
             filter: vec![0; 1 << 16],
-            rep_table: HugeBuf::new(REP_TABLE_SIZE),
+            rep_table: LoggedTable::new(REP_TABLE_SIZE),
             rep_filter: vec![0; REP_FILTER_BITS / 64],
         }
     }
@@ -108,9 +109,9 @@ impl PathBuffers {
     /// Forgets every remembered repetition failure, with the main table's clear: a cleared
     /// solver then searches exactly as a new one (the table is direct-mapped, so which failures
     /// survive depends on what was recorded before). Without it the filter would fill up over
-    /// a run of many problems. Zeroing 16 MB takes about a millisecond.
+    /// a run of many problems. Only the slots written are cleared (see `logged`).
     pub(super) fn forget(&mut self) {
-        self.rep_table.zero(1);
+        self.rep_table.forget();
         self.rep_filter.fill(0);
     }
 
@@ -118,7 +119,7 @@ impl PathBuffers {
     #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
         self.filter.capacity() * std::mem::size_of::<u16>()
-            + self.rep_table.len() * std::mem::size_of::<RepEntry>()
+            + self.rep_table.bytes()
             + self.rep_filter.capacity() * std::mem::size_of::<u64>()
     }
 }
@@ -191,7 +192,10 @@ impl<'a> Path<'a> {
         }
         // The path hash only past the filter: most questions end above.
         let path_hash = self.hash_with(key, hand);
-        let e = self.bufs.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)];
+        let e = *self
+            .bufs
+            .rep_table
+            .get(path_hash as usize & (REP_TABLE_SIZE - 1));
         (e.key != 0
             && (e.key & !REP_LOW) == (path_hash & !REP_LOW)
             && (e.key & REP_LOW) >= self.limit)
@@ -227,7 +231,10 @@ impl<'a> Path<'a> {
         #[cfg(target_arch = "x86_64")]
         {
             let path_hash = self.hash_with(key, hand);
-            let slot = &self.bufs.rep_table[path_hash as usize & (REP_TABLE_SIZE - 1)];
+            let slot = self
+                .bufs
+                .rep_table
+                .get(path_hash as usize & (REP_TABLE_SIZE - 1));
             // SAFETY: the pointer points into our own live allocation; a prefetch never
             // faults and has no effect on memory contents.
             unsafe {
@@ -248,12 +255,15 @@ impl<'a> Path<'a> {
         if let Some(&(key, _, ph)) = self.nodes.last() {
             let (w, bit) = filter_bit(key);
             self.bufs.rep_filter[w] |= bit;
-            self.bufs.rep_table[ph as usize & (REP_TABLE_SIZE - 1)] = RepEntry {
+            let e = RepEntry {
                 key: (ph & !REP_LOW) | self.limit,
                 depth,
                 len,
                 _pad: 0,
             };
+            self.bufs
+                .rep_table
+                .set(ph as usize & (REP_TABLE_SIZE - 1), e);
         }
     }
 
@@ -401,7 +411,7 @@ mod tests {
             let in_table = hashes
                 .iter()
                 .filter(|&&(_, h)| {
-                    let e = path.bufs.rep_table[h as usize & (REP_TABLE_SIZE - 1)];
+                    let e = *path.bufs.rep_table.get(h as usize & (REP_TABLE_SIZE - 1));
                     e.key & !REP_LOW == h & !REP_LOW
                 })
                 .count();

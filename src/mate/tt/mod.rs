@@ -51,12 +51,16 @@
 //! zeroed table is generation 0's; splitmix64 of the count otherwise, bit 0 kept free), so an
 //! earlier generation's entry matches no lookup and no store, with the same 63 bits of
 //! verification as before; and every body carries the generation's low 8 bits (its stamp), so
-//! that replacement (`place`, which reads bodies only when the key line is full), the
-//! collector, `hashfull` and the spill decisions count an earlier generation's slot as empty.
-//! Nothing is written at a new game, except every 256th, when the stamps come round again and
-//! the table is zeroed (otherwise entries of 256 games ago would pass for live and hold their
-//! slots). A spill flag left by an earlier generation only makes lookups read the buddy too
-//! until a collection sets it again. The line readers read the table through lookups, so they
+//! that replacement (`place`), the collector, `hashfull` and the spill decisions count an
+//! earlier generation's slot as empty. Nothing is written at a new game, except every 256th,
+//! when the stamps come round again and the table is zeroed (otherwise entries of 256 games ago
+//! would pass for live and hold their slots). A new game searches exactly as a zeroed table
+//! (`tests::a_new_game_holds_what_a_zeroed_table_holds`): `place` takes the first slot that is
+//! empty or stale, where a zeroed table takes the first empty one, and where an entry goes
+//! depends on what the clusters hold, never on a spill flag, so that a flag left by an earlier
+//! generation only makes lookups read the buddy too until a collection sets it again. A table
+//! with nothing stored in its generation stays in it at a new game (stamp 0 then stays 0, and
+//! `place` reads no body before the key line is full). The line readers read the table through lookups, so they
 //! see the new generation only; the solver forgets its remembered mate and repetition failures
 //! at the same time (`Solver::new_game`).
 
@@ -70,7 +74,7 @@ pub use gc::GC_TRIGGER;
 use super::hugebuf::{HugeBuf, Resident, RESIDENT_STEP};
 use super::value::Value;
 use layout::{generation_pattern, Cluster, SIDE_MIX, WAYS};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// What a lookup learned about (board, hand).
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +109,9 @@ pub struct Table {
     pattern: u64,
     /// The low 8 bits of `generation`, written into every body stored.
     stamp: u8,
+    /// Something was stored since the table was zeroed or moved to its generation: without
+    /// it a new game has nothing to forget and stays in the generation (see `new_game`).
+    written: AtomicBool,
 }
 
 /// Clusters per megabyte.
@@ -141,6 +148,7 @@ impl Table {
             generation: 0,
             pattern: 0,
             stamp: 0,
+            written: AtomicBool::new(false),
         })
     }
 
@@ -214,6 +222,7 @@ impl Table {
     /// Empties the table; a resident table stays resident, zeroed by `threads` threads.
     pub fn clear(&mut self, threads: usize) {
         self.clusters.zero(threads);
+        *self.written.get_mut() = false;
     }
 
     /// Forgets every entry in O(1): the table moves to a new generation, whose key pattern
@@ -223,7 +232,15 @@ impl Table {
     /// zeroing the table (`clear`) writes all of it: 80 ms at 4 GB (see
     /// `docs/bench/newgame.md`). Every 256th generation the 8-bit stamps would come round
     /// again and show entries of 256 games ago as live: the table is then zeroed instead.
+    ///
+    /// A table with nothing stored in its generation stays in it: it holds nothing to forget,
+    /// and its stamp then stays 0 where it was (a GUI sends `usinewgame` before the first
+    /// search), for which `place` knows no slot is stale and reads no body to find room.
     pub fn new_game(&mut self, threads: usize) {
+        if !*self.written.get_mut() {
+            return;
+        }
+        *self.written.get_mut() = false;
         self.generation += 1;
         self.pattern = generation_pattern(self.generation);
         self.stamp = self.generation as u8;

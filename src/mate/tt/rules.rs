@@ -6,6 +6,7 @@ use super::layout::{stored_key, Class, Cluster, Entry, Slot, MAX_EFFORT, SIDE_MI
 use super::{Probe, Table};
 use crate::mate::value::{Value, INF, NO_MATE};
 use crate::shogi::Hand;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// What an entry says of its key and hand, for `Table::update`: a result updates in place the
 /// entry of its own kind (or an unsolved one).
@@ -180,6 +181,10 @@ impl Table {
     /// dominate. A board crowded in its full cluster spills into the buddy (see `SPILL_AT`).
     #[inline]
     pub fn store(&self, key: u64, v: Value, parent: u32, effort: u32) {
+        // Read before written, so that the line stays shared between threads once set.
+        if !self.written.load(Relaxed) {
+            self.written.store(true, Relaxed);
+        }
         let h = self.cluster_index(key);
         let home = &self.clusters[h];
         let new = Entry {
@@ -231,7 +236,11 @@ impl Table {
         {
             return;
         }
-        if home.crowded(new.key) {
+        // The same test as `store`'s before it came here, so that where an entry goes depends
+        // on what the clusters hold, never on the flag alone: a flag left by an earlier
+        // generation (see `Table::new_game`) then changes no placement, and a new game
+        // searches exactly as a cleared table.
+        if home.crowded(new.key) && !home.has_empty() && !home.has_stale(new.stamp) {
             // Under both locks, so that no collection (which sets every pair's flags from its
             // contents, see `gc`) can clear it before the entry is in the buddy.
             home.set_spilled(true);
@@ -341,12 +350,25 @@ impl Table {
     /// and would push out the proofs the mating line is read from. An unsolved entry may
     /// (dropping it instead made df-pn lose its numbers and thrash: a famous problem went from
     /// 24 s to unsolved in 60 s).
+    ///
+    /// An earlier generation's slot counts as empty, and the first slot that is either is
+    /// taken, as in a zeroed table: the order of a cluster's slots decides which of two equal
+    /// proofs a lookup gives, so a new game that took another slot searched differently.
     #[inline(always)]
     fn place(c: &Cluster, new: &Entry) {
         // An empty slot is found in the key line alone; the bodies are read only when the
-        // cluster is full.
+        // cluster is full, or, after a new game, for the slots before the first empty one.
         if let Some(i) = c.keys.iter().position(Cluster::is_empty) {
-            c.slot(i).set(new);
+            // Stamp 0 is generation 0's, or a multiple of 256's, whose table was zeroed: no
+            // slot of it is stale.
+            let j = if new.stamp == 0 {
+                i
+            } else {
+                (0..i)
+                    .find(|&j| c.slot(j).stamp() != new.stamp)
+                    .unwrap_or(i)
+            };
+            c.slot(j).set(new);
             return;
         }
         let new_class = new.class();

@@ -590,8 +590,9 @@ fn dead_slots_count_as_room_for_spilling_and_collecting() {
 #[test]
 fn the_256th_new_game_zeroes_the_table() {
     let mut t = Table::new(1);
-    put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
     for g in 1..256 {
+        // Something stored in every game, else the new game stays in its generation.
+        put(&mut t, 5 + g, Hand::EMPTY, (0, INF, 1), 1);
         t.new_game(1);
         assert_eq!(t.stamp, g as u8);
         assert!(t
@@ -599,6 +600,7 @@ fn the_256th_new_game_zeroes_the_table() {
             .iter()
             .any(|c| !c.keys.iter().all(Cluster::is_empty)));
     }
+    put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
     t.new_game(1);
     assert_eq!(t.stamp, 0);
     assert!(t
@@ -608,6 +610,27 @@ fn the_256th_new_game_zeroes_the_table() {
     assert_eq!(t.hashfull(), 0);
     put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
     assert!(t.probe(5, Hand::EMPTY, u32::MAX).found);
+}
+
+/// A new game with nothing stored since the last (a GUI's `usinewgame` before the first
+/// search, or between problems that stored nothing) stays in its generation: stamp 0 stays 0,
+/// for which placing an entry reads no body.
+#[test]
+fn a_new_game_with_nothing_stored_stays_in_its_generation() {
+    let mut t = Table::new(1);
+    t.new_game(1);
+    t.new_game(1);
+    assert_eq!((t.generation, t.stamp), (0, 0));
+    put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
+    t.new_game(1);
+    assert_eq!((t.generation, t.stamp), (1, 1));
+    assert!(!t.probe(5, Hand::EMPTY, u32::MAX).found);
+    t.new_game(1);
+    assert_eq!(t.generation, 1, "nothing stored in generation 1");
+    put(&mut t, 5, Hand::EMPTY, (0, INF, 1), 1);
+    t.clear(1);
+    t.new_game(1);
+    assert_eq!(t.generation, 1, "a zeroed table holds nothing to forget");
 }
 
 /// Efforts saturate at `MAX_EFFORT` rather than spill into the stamp.
@@ -677,4 +700,98 @@ fn a_parent_step_finds_the_entry_named_by_a_tag() {
     }
     t.store(key, Value::unsolved(4, 4, pair_hand(9)), 0x3333_0001, 1);
     assert_eq!(t.parent_step(tag_of(key)), Some((0x3333_0001, 4, 4)));
+}
+
+/// A new game searches exactly as a zeroed table: after the same stores, every entry of the
+/// new generation sits in the slot where a zeroed table put it, with the same contents, and
+/// every lookup answers the same. Two things broke this before: `place` took the first empty
+/// slot after an earlier game's, where a zeroed table took the earlier game's (the first slot
+/// decides which of two equal proofs a lookup gives); and a spill flag left by the earlier
+/// game sent a crowded board's entry to the buddy while its home cluster had room.
+#[test]
+fn a_new_game_holds_what_a_zeroed_table_holds() {
+    let mut zeroed = Table::new(1);
+    let mut fresh = Table::new(1);
+    // A few boards in two neighbouring clusters (buddies) and one elsewhere, with many hands,
+    // so that clusters fill, boards crowd and spill, and entries are replaced.
+    let base = spread(99) & !1;
+    let board = |n: u64| base ^ ((n + 1) << 8);
+    let other = spread(12345) & !1;
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut stores = |n: usize, tables: &mut [&mut Table], keys: &mut Vec<(u64, Hand)>| {
+        for _ in 0..n {
+            let r = next();
+            // One crowded board (it spills), another beside it, three boards elsewhere, and
+            // single entries spread over the table (clusters left part full by the first game).
+            let key = match r % 10 {
+                0..=3 => board(0),
+                4 | 5 => board(1),
+                6 | 7 => other ^ (((r >> 8) % 3 + 1) << 8),
+                _ => spread(1000 + (r >> 8) % 64),
+            };
+            let hand = pair_hand((r >> 16) as usize % 21);
+            let len = ((r >> 24) % 9) as u16 + 1;
+            let v = match (r >> 32) % 4 {
+                0 => (0, INF, len),
+                1 => (INF, 0, len),
+                2 => (INF, 0, NO_MATE),
+                _ => ((r >> 40) as u32 % 50 + 1, (r >> 48) as u32 % 50 + 1, 0),
+            };
+            let effort = (r >> 56) as u32 + 1;
+            for t in tables.iter_mut() {
+                put(t, key, hand, v, effort);
+            }
+            keys.push((key, hand));
+        }
+    };
+    let mut keys = vec![];
+    stores(400, &mut [&mut zeroed, &mut fresh], &mut keys);
+    let h = zeroed.cluster_index(board(0));
+    assert!(
+        zeroed.clusters[h].spilled() || zeroed.clusters[zeroed.buddy(h)].spilled(),
+        "the first game spills (else the test shows nothing of spill flags)"
+    );
+    zeroed.clear(1);
+    fresh.new_game(1);
+    keys.clear();
+    for round in 0..4 {
+        stores(60, &mut [&mut zeroed, &mut fresh], &mut keys);
+        for (i, (a, b)) in zeroed
+            .clusters
+            .iter()
+            .zip(fresh.clusters.iter())
+            .enumerate()
+        {
+            for (j, (sa, sb)) in a.slots().zip(b.slots()).enumerate() {
+                let ea = (sa.key() != 0).then(|| sa.load());
+                let eb = sb.live(fresh.stamp).then(|| {
+                    let mut e = sb.load();
+                    e.key ^= fresh.pattern;
+                    e.stamp = 0;
+                    e
+                });
+                let same = match (ea, eb) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => format!("{x:?}") == format!("{y:?}"),
+                    _ => false,
+                };
+                assert!(same, "round {round}, cluster {i} slot {j}: {ea:?} / {eb:?}");
+            }
+        }
+        for &(k, hd) in &keys {
+            for remaining in [1, 5, u32::MAX] {
+                let (pa, pb) = (
+                    zeroed.probe(k, hd, remaining),
+                    fresh.probe(k, hd, remaining),
+                );
+                assert_eq!(format!("{pa:?}"), format!("{pb:?}"), "{k:x} {hd:?}");
+            }
+        }
+    }
 }
