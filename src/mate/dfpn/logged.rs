@@ -27,7 +27,7 @@ pub(super) struct LoggedTable<T: Zeroable> {
 impl<T: Zeroable + Copy + Default> LoggedTable<T> {
     /// A table of `len` zeroed slots (`len` at most `u32::MAX + 1`).
     pub(super) fn new(len: usize) -> LoggedTable<T> {
-        debug_assert!(len <= 1 << 32);
+        debug_assert!(len as u64 <= 1 << 32);
         LoggedTable {
             slots: HugeBuf::new(len),
             written: Vec::with_capacity(LOG_CAP),
