@@ -218,6 +218,16 @@ impl Cluster {
         self.slots().any(|s| !s.live(stamp))
     }
 
+    /// Whether a new entry of board `key` written at generation `stamp` goes to the buddy: the
+    /// board is crowded here and no slot is empty or of an earlier generation. It depends on
+    /// what the cluster holds only, never on its spill flag, so that a flag left by an earlier
+    /// generation decides no placement (see `Table::new_game`). Reads the bodies only when
+    /// the board is crowded in a full key line.
+    #[inline(always)]
+    pub(super) fn spills(&self, key: u64, stamp: u8) -> bool {
+        self.crowded(key) && !self.has_empty() && !self.has_stale(stamp)
+    }
+
     /// Whether board `key` holds `SPILL_AT` slots or more here.
     #[inline(always)]
     pub(super) fn crowded(&self, key: u64) -> bool {

@@ -60,9 +60,9 @@
 //! depends on what the clusters hold, never on a spill flag, so that a flag left by an earlier
 //! generation only makes lookups read the buddy too until a collection sets it again. A table
 //! with nothing stored in its generation stays in it at a new game (stamp 0 then stays 0, and
-//! `place` reads no body before the key line is full). The line readers read the table through lookups, so they
-//! see the new generation only; the solver forgets its remembered mate and repetition failures
-//! at the same time (`Solver::new_game`).
+//! `place` reads no body before the key line is full). The line readers read the table through
+//! lookups, so they see the new generation only; the solver forgets its remembered mate and
+//! repetition failures at the same time (`Solver::new_game`).
 
 mod gc;
 mod layout;

@@ -200,11 +200,7 @@ impl Table {
                 if Self::update(home, &new) || Self::replace_redundant(home, &new) {
                     return;
                 }
-                if home.has_empty()
-                    || !home.crowded(new.key)
-                    || self.buddy(h) == h
-                    || home.has_stale(new.stamp)
-                {
+                if self.buddy(h) == h || !home.spills(new.key, new.stamp) {
                     Self::place(home, &new);
                     return;
                 }
@@ -236,11 +232,9 @@ impl Table {
         {
             return;
         }
-        // The same test as `store`'s before it came here, so that where an entry goes depends
-        // on what the clusters hold, never on the flag alone: a flag left by an earlier
-        // generation (see `Table::new_game`) then changes no placement, and a new game
-        // searches exactly as a cleared table.
-        if home.crowded(new.key) && !home.has_empty() && !home.has_stale(new.stamp) {
+        // The same test as `store`'s (`Cluster::spills`): a flag set by an earlier generation
+        // brings a store here but changes no placement.
+        if home.spills(new.key, new.stamp) {
             // Under both locks, so that no collection (which sets every pair's flags from its
             // contents, see `gc`) can clear it before the entry is in the buddy.
             home.set_spilled(true);
