@@ -27,7 +27,7 @@ from pathlib import Path
 
 # The modules shared with the other scripts (scripts/lib/tsumugi_tools).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from tsumugi_tools.plotting import use_japanese_font  # noqa: E402
+from tsumugi_tools.plotting import series_spec, table_minutes, use_japanese_font  # noqa: E402
 
 LINE = re.compile(
     r"^\[(?P<stamp>\S+)\s.*search profile: (?P<nodes>\d+) nodes in (?P<secs>[\d.]+) s "
@@ -152,10 +152,11 @@ def main(argv: list[str] | None = None) -> int:
 
     runs: dict[str, list[Interval]] = {}
     for s in args.series:
-        label, sep, path = s.partition("=")
-        if not sep or not label or not path:
+        parsed = series_spec(s)
+        if parsed is None:
             print(f"profile_plot: --series wants LABEL=LOG, got {s!r}", file=sys.stderr)
             return 2
+        label, path = parsed
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
                 runs[label] = read_log(f)
@@ -166,16 +167,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"profile_plot: no search profile line in {path} (was RUST_LOG=info set?)",
                   file=sys.stderr)
             return 2
-    if args.at:
-        try:
-            minutes = [float(x) for x in args.at.split(",") if x.strip()]
-        except ValueError:
-            print(f"profile_plot: --at wants minutes separated by commas, got {args.at!r}",
-                  file=sys.stderr)
-            return 2
-    else:
-        last = max(run[-1].end_s for run in runs.values()) / 60
-        minutes = [float(m) for m in range(10, int(last) + 1, 10)] or [round(last, 1)]
+    try:
+        minutes = table_minutes(args.at, max(run[-1].end_s for run in runs.values()))
+    except ValueError:
+        print(f"profile_plot: --at wants minutes separated by commas, got {args.at!r}",
+              file=sys.stderr)
+        return 2
     for label, run in runs.items():
         print(table(label, run, minutes))
     if args.out:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 # The modules shared with the other scripts (scripts/lib/tsumugi_tools).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from tsumugi_tools.plotting import use_japanese_font  # noqa: E402
+from tsumugi_tools.plotting import series_spec, table_minutes, use_japanese_font  # noqa: E402
 
 
 def read_samples(path: str) -> list[tuple[float, int, int | None]]:
@@ -74,10 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     runs = []
     for spec in args.series:
-        label, sep, path = spec.partition("=")
-        if not sep or not label or not path:
+        parsed = series_spec(spec)
+        if parsed is None:
             print(f"rate_plot: --series must be LABEL=CSV, not {spec!r}", file=sys.stderr)
             return 2
+        label, path = parsed
         try:
             samples = read_samples(path)
         except (OSError, KeyError, ValueError) as e:
@@ -89,8 +90,12 @@ def main(argv: list[str] | None = None) -> int:
         runs.append((label, samples, rates(samples, args.window)))
 
     end = max(s[-1][0] for _, s, _ in runs)
-    minutes = ([float(x) for x in args.at.split(",")] if args.at
-               else [m for m in range(10, int(end // 60) + 1, 10)] or [end / 60])
+    try:
+        minutes = table_minutes(args.at, end)
+    except ValueError:
+        print(f"rate_plot: --at wants minutes separated by commas, not {args.at!r}",
+              file=sys.stderr)
+        return 2
     print(f"k nodes/s over the {args.window:g} s before each time, and hashfull (‰)")
     print()
     print("| minutes | " + " | ".join(f"{lb}: k nodes/s | {lb}: hashfull ‰"

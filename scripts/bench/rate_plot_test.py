@@ -45,3 +45,9 @@ def test_bad_series_argument_is_refused(tmp_path, capsys):
     one = write_csv(tmp_path / "one.csv", [(0, 5, 1)])
     assert rate_plot.main(["--series", f"x={one}"]) == 2
     assert "fewer than two samples" in capsys.readouterr().err
+
+
+def test_minutes_that_are_not_numbers_are_refused(tmp_path, capsys):
+    csv_path = write_csv(tmp_path / "a.csv", [(0, 0, 0), (60, 60_000, 100)])
+    assert rate_plot.main(["--series", f"run={csv_path}", "--at", "ten"]) == 2
+    assert "--at" in capsys.readouterr().err

@@ -22,3 +22,17 @@ def use_japanese_font(plt) -> bool:
     if jp:
         plt.rcParams["font.family"] = [jp, "DejaVu Sans"]
     return jp is not None
+
+
+def series_spec(spec: str) -> tuple[str, str] | None:
+    """(label, path) of a `--series LABEL=PATH` argument, or None when it is not of that form."""
+    label, sep, path = spec.partition("=")
+    return (label, path) if sep and label and path else None
+
+
+def table_minutes(at: str | None, end_s: float) -> list[float]:
+    """The minutes of a `--at` argument (comma-separated; ValueError if one is not a number),
+    or by default every 10 minutes up to `end_s` seconds (the end itself if shorter)."""
+    if at:
+        return [float(x) for x in at.split(",") if x.strip()]
+    return [float(m) for m in range(10, int(end_s // 60) + 1, 10)] or [round(end_s / 60, 1)]
