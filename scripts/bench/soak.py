@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 from tsumugi_tools import REPO_ROOT as ROOT  # noqa: E402
 from tsumugi_tools.machine import cpu_model, proc_status_kb  # noqa: E402
+from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
 from tsumugi_tools.problems import matching, read_set, set_path  # noqa: E402
 from tsumugi_tools.usi import EngineDied, EngineError, EngineTimeout, UsiEngine  # noqa: E402
 
@@ -55,6 +56,16 @@ def proc_memory(pid: int) -> dict[str, float | None]:
     all None once the process is gone: the caller notices by the process's status)."""
     kb = proc_status_kb(pid)
     return {col: kb[key] / 1024 if key in kb else None for key, col in FIELDS}
+
+
+def replay_note(sfen: str, answer: str) -> str:
+    """What cshogi says of a `checkmate` answer (the report shows only its start): a line is
+    replayed in full; `timeout` and `nomate` are named as they are."""
+    words = answer.split()[1:]
+    if not words or words[0] in ("timeout", "nomate", "notimplemented"):
+        return f"answer `{' '.join(words) or '(empty)'}`: no line to replay"
+    ok, why = verify_mate_line(sfen, words)
+    return f"the {len(words)}-ply line replayed by cshogi: " + ("ok" if ok else f"**{why}**")
 
 
 def git(*args: str) -> str:
@@ -283,8 +294,10 @@ def main() -> int:
     if early is not None:
         w(f"- The search answered before the end, at {early[1]:.1f} s: `{early[0][:120]}`; the "
           "samples end there")
+        w(f"  - {replay_note(row.sfen, early[0])}")
     elif stop_answer is not None:
         w(f"- `stop` answered in {stop_took * 1000:.0f} ms: `{stop_answer[:120]}`")
+        w(f"  - {replay_note(row.sfen, stop_answer)}")
     if failure:
         w(f"- **Failed: {failure}**")
 
