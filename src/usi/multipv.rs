@@ -3,7 +3,7 @@
 //! where a mate is proven, `pv` last: ShogiHome and ShogiGUI keep the latest line of each k),
 //! and beside each an `info string` that says in words what is proven of it.
 
-use super::reply::{info_line, mate_score};
+use super::reply::{info_line, status_score};
 use crate::mate::first_moves::{FirstMove, Verdict};
 use crate::mate::MateStatus;
 
@@ -30,7 +30,7 @@ pub(super) fn first_move_info(k: usize, fm: &FirstMove) -> String {
 /// The score of a mate from an attacker root: its proven bound (the line's own length once
 /// the shortest is established).
 fn score(st: &MateStatus) -> i64 {
-    mate_score(st.upper.min(st.line_len), false)
+    status_score(st, false)
 }
 
 /// What line `k` claims, in words (an `info string`).

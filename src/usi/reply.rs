@@ -2,7 +2,7 @@
 //! `bestmove ...` answers and of `info time ...` lines, and that turns a search result into
 //! them together with the `info string` notes saying what the answer establishes.
 
-use crate::mate::{Outcome, SearchResult, Stats, UnknownReason};
+use crate::mate::{MateStatus, Outcome, SearchResult, Stats, UnknownReason};
 use crate::shogi::{Move, Position};
 
 /// Text of the USI `checkmate` reply for a mating line (`checkmate` alone for a side to move
@@ -66,6 +66,14 @@ pub(super) fn mate_score(plies: u32, defender_root: bool) -> i64 {
     } else {
         plies as i64
     }
+}
+
+/// The USI `score mate` of what `st` establishes: its proven bound `upper` (the minimum once
+/// proven). Never the length of the line shown: a line whose defences are not proven longest
+/// can be shorter than any proven bound (木星の旅: a 345-ply line under a proven bound of 511,
+/// with 435 the minimum), and saying `score mate 345` would claim a mate in 345.
+pub(super) fn status_score(st: &MateStatus, defender_root: bool) -> i64 {
+    mate_score(st.upper, defender_root)
 }
 
 /// What a search established, as far as the reply tells it.
@@ -161,10 +169,9 @@ pub(super) fn report(
         Answer::Mate(l) => Some(l.as_slice()),
         _ => None,
     };
-    // The score is the proven bound: the line's own length once the shortest is established.
     let score = pv
         .and(r.status.as_ref())
-        .map(|st| mate_score(st.upper.min(st.line_len), r.defender_root));
+        .map(|st| status_score(st, r.defender_root));
     let info = info_line(&r.stats, score, pv);
     (notes, info, answer_text(kind, &answer))
 }
@@ -179,5 +186,24 @@ mod tests {
         let m = Move::from_usi("G*3i").unwrap();
         assert_eq!(checkmate_reply(&Outcome::Mate(vec![m])), "checkmate G*3i");
         assert_eq!(checkmate_reply(&Outcome::NoMate), "checkmate nomate");
+    }
+
+    /// The score is the proven bound, whatever the length of the line shown.
+    #[test]
+    fn the_score_is_the_proven_bound_not_the_line() {
+        let st = |upper, lower, longest_defences, line_len| MateStatus {
+            upper,
+            lower,
+            longest_defences,
+            line_len,
+            composer_len: None,
+        };
+        // A line shorter than the bound, its defences not proven longest.
+        assert_eq!(status_score(&st(511, 1, false, 345), false), 511);
+        // A line longer than the bound (not read to the end before the search ended).
+        assert_eq!(status_score(&st(435, 435, false, 457), false), 435);
+        // Established: the line's length is the minimum.
+        assert_eq!(status_score(&st(435, 435, true, 435), false), 435);
+        assert_eq!(status_score(&st(9, 9, true, 9), true), -9);
     }
 }

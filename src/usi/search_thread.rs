@@ -10,7 +10,7 @@
 
 use super::multipv::{first_move_info, first_move_note, refutation_notes, with_multipv};
 use super::output::Io;
-use super::reply::{info_line, mate_score, report, JobKind};
+use super::reply::{info_line, report, status_score, JobKind};
 use crate::mate::first_moves::{FirstMove, Verdict};
 pub use crate::mate::LazySolver;
 use crate::mate::{Limits, Outcome, Progress, Resident, SearchResult};
@@ -200,7 +200,7 @@ pub(super) fn write_progress<W: Write>(io: &mut Io<W>, p: &Progress) {
     let score = p
         .status
         .as_ref()
-        .map(|st| mate_score(st.upper, p.defender_root));
+        .map(|st| status_score(st, p.defender_root));
     io.line(&info_line(&p.stats, score, p.pv.as_deref()));
     if let Some(news) = &p.news {
         io.info_string(news);
