@@ -54,6 +54,11 @@
 //!   form.
 //!   Merges further up are found by `confluence`, which marks children `merged`, combined by
 //!   max the same way.
+//! - Large δ by max (KomoringHeights' `kForceSumPnDn` rule, at INF / 1024): a child whose δ has
+//!   reached `LARGE_DELTA` is combined by max. Summed, a few such children (most often the same
+//!   subtree counted through several moves) put the node's δ at the cap, the parent's selection
+//!   never leaves it, and the path grows to the ply cap. What it was for: 明日香's main line
+//!   searched at median ply 4,900-5,100 without it.
 //!
 //! Children live in one arena (`Search::children`) shared by the whole path: a node's records
 //! are the slice from its `base` to the end, truncated when the node returns, so the recursion
@@ -471,11 +476,14 @@ impl Search<'_> {
     }
 }
 
+/// A δ from which a child is combined by max, not summed (see the module docs).
+pub(super) const LARGE_DELTA: u32 = INF >> 10;
+
 /// The (pn, dn) of a node whose children are `ch`.
 #[inline]
 pub(super) fn aggregate_in(or: bool, ch: &[Child]) -> (u32, u32) {
     // φ: min over children of the "easy" number; δ: sum of the other, own children summed
-    // and confluent (foreign or merged) children by max.
+    // and confluent (foreign or merged) children and those of a large δ by max.
     let mut min_v = INF;
     let mut sum_own: u64 = 0;
     let mut max_foreign: u32 = 0;
@@ -486,7 +494,7 @@ pub(super) fn aggregate_in(or: bool, ch: &[Child]) -> (u32, u32) {
             (c.v.dn, c.v.pn)
         };
         min_v = min_v.min(phi);
-        if c.foreign || c.merged {
+        if c.foreign || c.merged || delta >= LARGE_DELTA {
             max_foreign = max_foreign.max(delta);
         } else {
             sum_own += delta as u64;
@@ -510,6 +518,34 @@ mod tests {
     /// checks are settled while the root is expanded: the root costs one node whether it mates
     /// (G*5b) or not (the README's 9-ply problem, whose checks each cost a node of their own
     /// before), and without a limit the same table still proves the longer mate.
+    fn child(pn: u32, dn: u32) -> Child {
+        Child {
+            mv: Move::NONE,
+            v: Value::unsolved(pn, dn, Hand::EMPTY),
+            rep: NO_REP,
+            foreign: false,
+            merged: false,
+            tag: 0,
+            parent: 0,
+            delayed: false,
+            next: 0,
+            fresh: false,
+        }
+    }
+
+    /// δ sums the children below `LARGE_DELTA` and takes the max of those at or above it, at
+    /// both kinds of node; φ stays the min.
+    #[test]
+    fn a_large_delta_is_combined_by_max() {
+        let big = LARGE_DELTA;
+        let or_kids = [child(3, 5), child(4, big), child(7, big + 9), child(2, 6)];
+        assert_eq!(aggregate_in(true, &or_kids), (2, 5 + 6 + big + 9));
+        let and_kids = [child(big + 1, 4), child(big, 2), child(10, 8)];
+        assert_eq!(aggregate_in(false, &and_kids), (10 + big + 1, 2));
+        let small = [child(big - 1, 1), child(big - 1, 1)];
+        assert_eq!(aggregate_in(false, &small), (2 * (big - 1), 1));
+    }
+
     #[test]
     fn checks_at_the_length_limit_are_settled_in_one_node() {
         let mate1 = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
