@@ -193,8 +193,9 @@ pub struct SearchOpts {
     /// ε of the 1+ε child thresholds, as `epsilon:<x>` (0 < x <= 10; default 0.5); with
     /// `,no-tca` after it, no threshold control at positions met before at a shallower ply;
     /// with `,cap:<n>` a search path fails at n plies (default 4000), `,no-cap`: never; with
-    /// `,no-dce`, no double-count elimination by parent links.
-    #[arg(long, value_name = "epsilon:<x>[,no-tca][,cap:<n>|,no-cap][,no-dce]", value_parser = parse_threshold)]
+    /// `,no-dce`, no double-count elimination by parent links; with `,root:<g>` the root's
+    /// thresholds grow by g (1 < g <= 100; default 1.7), `,no-root`: infinite at once.
+    #[arg(long, value_name = "epsilon:<x>[,no-tca][,cap:<n>|,no-cap][,no-dce][,root:<g>|,no-root]", value_parser = parse_threshold)]
     pub threshold: Option<Threshold>,
     /// Never search the side to move as the defender (by default a side to move in check that
     /// cannot mate, or whose opponent has no king, is the one being mated).

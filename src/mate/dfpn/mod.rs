@@ -44,7 +44,7 @@ pub(crate) use crew::{run_helper, Crew, Dismissal};
 pub use threshold::Threshold;
 
 use super::tt::Table;
-use super::value::{Value, INF};
+use super::value::Value;
 use super::{Limits, MateStatus, Progress, Stats, UnknownReason};
 use crate::shogi::{Color, Move, MoveList, Position};
 use children::Child;
@@ -181,10 +181,10 @@ impl<'a> Search<'a> {
         ply: u32,
     ) -> NodeResult {
         let Some(crew) = self.monitor.crew else {
-            return self.mid(pos, INF, INF, ply);
+            return self.mid_root(pos, ply);
         };
         crew.start(root, moves, self.max_plies, self.attacker, self.salt);
-        let mut r = self.mid(pos, INF, INF, ply);
+        let mut r = self.mid_root(pos, ply);
         if self.monitor.cut {
             // A helper solved the position first: its result is the answer (the main search
             // unwound without storing anything of its own).
@@ -336,7 +336,7 @@ impl<'a> Search<'a> {
             let start = root.clone();
             self.mid_with_crew(&start, &[], root, 0)
         } else {
-            self.mid(root, INF, INF, 0)
+            self.mid_root(root, 0)
         };
         self.path.pop();
         r
@@ -414,7 +414,7 @@ impl<'a> Search<'a> {
             all.extend(extra);
             self.mid_with_crew(root, &all, &mut pos, ply)
         } else {
-            self.mid(&mut pos, INF, INF, ply)
+            self.mid_root(&mut pos, ply)
         };
         self.path.clear();
         self.set_limit(saved);

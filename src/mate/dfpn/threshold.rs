@@ -46,7 +46,13 @@ pub struct Threshold {
     pub depth_cap: u32,
     /// Double-count elimination by following parent links (see `confluence`). On by default.
     pub dce: bool,
+    /// Growth factor of the root's thresholds (see `Search::mid_root`); 1 or less: the root
+    /// is searched under infinite thresholds at once. Helpers search theirs so.
+    pub root_growth: f32,
 }
+
+/// The default growth factor of the root's thresholds (see [`Threshold::root_growth`]).
+pub const ROOT_GROWTH: f32 = 1.7;
 
 /// The default path cap (see [`Threshold::depth_cap`]).
 pub const DEPTH_CAP: u32 = 4000;
@@ -58,6 +64,7 @@ impl Default for Threshold {
             tca: true,
             depth_cap: DEPTH_CAP,
             dce: true,
+            root_growth: ROOT_GROWTH,
         }
     }
 }
@@ -65,7 +72,8 @@ impl Default for Threshold {
 impl Threshold {
     /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10, optionally followed by
     /// comma-separated switches: `no-tca` (threshold control off) or `tca`, `cap:<n>` (the path
-    /// cap, 2 ≤ n ≤ 65,535) or `no-cap`, `no-dce` (no walk up the parent links) or `dce`.
+    /// cap, 2 ≤ n ≤ 65,535) or `no-cap`, `no-dce` (no walk up the parent links) or `dce`,
+    /// `root:<g>` (the root thresholds' growth, 1 < g ≤ 100) or `no-root` (infinite at once).
     pub fn parse(s: &str) -> Option<Threshold> {
         let mut parts = s.split(',');
         let eps = parts.next()?;
@@ -84,6 +92,14 @@ impl Threshold {
                 "no-cap" => t.depth_cap = u32::MAX,
                 "dce" => t.dce = true,
                 "no-dce" => t.dce = false,
+                "no-root" => t.root_growth = 0.0,
+                _ if p.starts_with("root:") => {
+                    let g: f32 = p["root:".len()..].parse().ok()?;
+                    if !(g > 1.0 && g <= 100.0) {
+                        return None;
+                    }
+                    t.root_growth = g;
+                }
                 _ => {
                     let n: u32 = p.strip_prefix("cap:")?.parse().ok()?;
                     if !(2..=u16::MAX as u32).contains(&n) {
@@ -134,6 +150,12 @@ mod tests {
         );
         assert!(t.dce);
         assert_eq!(Threshold::parse("eps:0.5,cap:x"), None);
+        assert_eq!(t.root_growth, ROOT_GROWTH);
+        let root = |s| Threshold::parse(s).map(|t| t.root_growth);
+        assert_eq!(root("eps:0.5,root:2.5"), Some(2.5));
+        assert_eq!(root("eps:0.5,no-root"), Some(0.0));
+        assert_eq!(root("eps:0.5,root:1"), None);
+        assert_eq!(root("eps:0.5,root:x"), None);
         // ⌈10·1.5⌉ = 15, capped by the node's threshold.
         assert_eq!(t.child_phi(100, 10), 15);
         assert_eq!(t.child_phi(12, 10), 12);
