@@ -20,9 +20,9 @@ impl Search<'_> {
     /// for an hour). Finite root thresholds bound δ as well as φ. First proofs, one thread,
     /// 8 GB, both builds at once (2026-11-28, with the large-δ rule of `children` in both):
     /// 乱 63.98 M nodes against 77.69 M, FAIRWAY 48.90 M against 53.90 M.
-    pub(super) fn mid_root(&mut self, pos: &mut Position, ply: u32) -> NodeResult {
+    pub(super) fn mid_root(&mut self, pos: &mut Position, ply: u32, grow: bool) -> NodeResult {
         let f = self.threshold.root_growth as f64;
-        if f <= 1.0 {
+        if !grow || f <= 1.0 {
             return self.mid(pos, INF, INF, ply);
         }
         let grow = |v: u32, th: u32| th.max((v as f64 * f + 1.0).min(INF as f64) as u32);
