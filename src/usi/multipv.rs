@@ -5,7 +5,6 @@
 
 use super::reply::{info_line, status_score};
 use crate::mate::first_moves::{FirstMove, Verdict};
-use crate::mate::MateStatus;
 
 /// `info ...` as `info multipv k ...`.
 pub(super) fn with_multipv(info: &str, k: usize) -> String {
@@ -20,17 +19,13 @@ pub(super) fn with_multipv(info: &str, k: usize) -> String {
 /// undecided check with no score and itself alone.
 pub(super) fn first_move_info(k: usize, fm: &FirstMove) -> String {
     let line = match &fm.verdict {
-        Verdict::Mate { line, status } => info_line(&fm.stats, Some(score(status)), Some(line)),
+        Verdict::Mate { line, status } => {
+            info_line(&fm.stats, Some(status_score(status, false)), Some(line))
+        }
         Verdict::NoMate(Some(r)) => info_line(&fm.stats, None, Some(&[fm.mv, r.defence])),
         Verdict::NoMate(None) | Verdict::Undecided(_) => info_line(&fm.stats, None, Some(&[fm.mv])),
     };
     with_multipv(&line, k)
-}
-
-/// The score of a mate from an attacker root: its proven bound (the line's own length once
-/// the shortest is established).
-fn score(st: &MateStatus) -> i64 {
-    status_score(st, false)
 }
 
 /// What line `k` claims, in words (an `info string`).

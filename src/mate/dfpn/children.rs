@@ -517,10 +517,6 @@ mod tests {
     use super::*;
     use crate::mate::Solver;
 
-    /// Under a length limit that leaves the attacker one check, the defender's nodes after the
-    /// checks are settled while the root is expanded: the root costs one node whether it mates
-    /// (G*5b) or not (the README's 9-ply problem, whose checks each cost a node of their own
-    /// before), and without a limit the same table still proves the longer mate.
     fn child(pn: u32, dn: u32) -> Child {
         Child {
             mv: Move::NONE,
@@ -549,6 +545,10 @@ mod tests {
         assert_eq!(aggregate_in(false, &small), (2 * (big - 1), 1));
     }
 
+    /// Under a length limit that leaves the attacker one check, the defender's nodes after the
+    /// checks are settled while the root is expanded: the root costs one node whether it mates
+    /// (G*5b) or not (the README's 9-ply problem, whose checks each cost a node of their own
+    /// before), and without a limit the same table still proves the longer mate.
     #[test]
     fn checks_at_the_length_limit_are_settled_in_one_node() {
         let mate1 = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();

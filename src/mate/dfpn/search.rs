@@ -25,7 +25,7 @@ impl Search<'_> {
         if !grow || f <= 1.0 {
             return self.mid(pos, INF, INF, ply);
         }
-        let grow = |v: u32, th: u32| th.max((v as f64 * f + 1.0).min(INF as f64) as u32);
+        let next = |v: u32, th: u32| th.max((v as f64 * f + 1.0).min(INF as f64) as u32);
         let (mut th_pn, mut th_dn) = (1, 1);
         loop {
             let r = self.mid(pos, th_pn, th_dn, ply);
@@ -33,8 +33,8 @@ impl Search<'_> {
             if done || (th_pn >= INF && th_dn >= INF) {
                 return r;
             }
-            th_pn = grow(r.v.pn, th_pn);
-            th_dn = grow(r.v.dn, th_dn);
+            th_pn = next(r.v.pn, th_pn);
+            th_dn = next(r.v.dn, th_dn);
         }
     }
 
