@@ -29,7 +29,6 @@
 //! the main thread's (virtual memory, touched only as deep as the search goes: a few MB on the
 //! longest problems).
 
-use super::super::value::INF;
 use super::{NodeResult, Scratch, Search, Threshold};
 use crate::mate::Limits;
 use crate::shogi::{Color, Move, Position};
@@ -41,6 +40,8 @@ pub(crate) struct Job {
     root: Position,
     moves: Vec<Move>,
     max_plies: u32,
+    /// The root's thresholds grow (see `Search::mid_root`), as the main search's do.
+    grow: bool,
     attacker: Color,
     salt: u64,
     epoch: u64,
@@ -94,6 +95,7 @@ impl Crew {
         root: &Position,
         moves: &[Move],
         max_plies: u32,
+        grow: bool,
         attacker: Color,
         salt: u64,
     ) {
@@ -103,6 +105,7 @@ impl Crew {
                 root: root.clone(),
                 moves: moves.to_vec(),
                 max_plies,
+                grow,
                 attacker,
                 salt,
                 epoch,
@@ -221,7 +224,12 @@ impl Drop for Busy<'_> {
 /// the main search's (0.25; it was twice, 1.0): with the first-to-solve rule, the time per
 /// problem on the 68 problems above was a median 0.93 of the 1.0 helper's in one interleaved
 /// run, and the two changes together 0.92 of the earlier build in each of two runs; 4 times
-/// the main search's was slower (1.14), a quarter of it no better (1.00).
+/// the main search's was slower (1.14), a quarter of it no better (1.00). Helpers grow their
+/// root thresholds by the main search's factor (see `Search::mid_root`): on the first proofs of
+/// 図巧100番 and Ambergris (`Threads 2`, 1 GB, two runs each, 2026-11-29) they took 11.10 s and
+/// 10.54 s together where helpers under infinite thresholds took 12.72 s and 11.38 s; factors
+/// of their own (2.0, 2.4) were no better. A small sample: one-thread times varied by up to
+/// 20% across the same runs.
 fn helper_threshold(main: Threshold, index: usize) -> Threshold {
     let factors = [0.5, 2.0, 3.0, 0.25, 4.0, 1.5, 0.75];
     Threshold {
@@ -300,7 +308,7 @@ fn helper_job(
         let k = s.key(&pos);
         s.path.push(k, pos.hand(s.attacker));
     }
-    let r = s.mid(&mut pos, INF, INF, job.moves.len() as u32);
+    let r = s.mid_root(&mut pos, job.moves.len() as u32, job.grow);
     if (r.v.pn == 0 || r.v.dn == 0) && !s.monitor.halted() {
         crew.report_solved(job.epoch, r);
     }

@@ -185,7 +185,7 @@ impl<'a> Search<'a> {
         let Some(crew) = self.monitor.crew else {
             return self.mid_root(pos, ply, grow);
         };
-        crew.start(root, moves, self.max_plies, self.attacker, self.salt);
+        crew.start(root, moves, self.max_plies, grow, self.attacker, self.salt);
         let mut r = self.mid_root(pos, ply, grow);
         if self.monitor.cut {
             // A helper solved the position first: its result is the answer (the main search

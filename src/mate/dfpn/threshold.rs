@@ -47,7 +47,7 @@ pub struct Threshold {
     /// Double-count elimination by following parent links (see `confluence`). On by default.
     pub dce: bool,
     /// Growth factor of the root's thresholds (see `Search::mid_root`); 1 or less: the root
-    /// is searched under infinite thresholds at once. Helpers search theirs so.
+    /// is searched under infinite thresholds at once. Helpers grow theirs by the same factor.
     pub root_growth: f32,
 }
 
