@@ -1,6 +1,6 @@
 """Self-check of the test harness (no engine needed): verify_mate_line must accept real mating
 lines and reject every kind of wrong one; the USI client must time out, notice a dead engine
-and kill a hung one."""
+and kill a hung one; so must the watched start of cshogi's client."""
 
 import sys
 import time
@@ -9,6 +9,7 @@ import pytest
 
 from conftest import verify_mate_line
 from usi_engine import EngineDied, EngineTimeout, UsiEngine
+from usi_helpers import EngineStartFailed, start_cshogi_engine
 
 # Head mate: the gold drops on 5b, defended by the pawn on 5c. No Black king (mate-problem style).
 HEAD_MATE = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
@@ -175,3 +176,41 @@ def test_problem_sets_are_looked_up_as_documented(monkeypatch, tmp_path):
         (4, HEAD_MATE, 1, "A"),
         (5, MATE3, None, ""),
     ]
+
+
+# --- the watched start of cshogi's client (test_usi_session.py) --------------------------------
+
+
+def script(tmp_path, name, body):
+    """An executable shell script (cshogi's Engine runs a single path, no arguments)."""
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_cshogi_start_returns_a_connected_engine(tmp_path):
+    path = script(tmp_path, "ok", "read cmd\necho 'id name fake'\necho usiok\nread cmd\n")
+    eng = start_cshogi_engine(path, 10)
+    try:
+        assert eng.name == "fake"
+    finally:
+        eng.proc.kill()
+        eng.proc.wait(5)
+
+
+def test_cshogi_start_reports_an_engine_that_exits(tmp_path):
+    path = script(tmp_path, "dies", "echo 'wine: cannot start' >&2\nexit 7\n")
+    start = time.monotonic()
+    with pytest.raises(EngineStartFailed, match=r"exited with code 7 .*wine: cannot start"):
+        start_cshogi_engine(path, 30)
+    # Noticed at once, not after the timeout.
+    assert time.monotonic() - start < 10
+
+
+def test_cshogi_start_reports_an_engine_that_never_answers(tmp_path):
+    path = script(tmp_path, "mute", "echo 'still starting' >&2\nexec sleep 60\n")
+    start = time.monotonic()
+    with pytest.raises(EngineStartFailed, match=r"no usiok after 1 s.*still starting"):
+        start_cshogi_engine(path, 1)
+    assert time.monotonic() - start < 10

@@ -24,6 +24,7 @@ from usi_helpers import (
     call_with_timeout,
     go_mate,
     read_problems,
+    start_cshogi_engine,
 )
 
 # Sets where the engine's line must have exactly the set's length. Elsewhere a different length
@@ -51,7 +52,7 @@ def cshogi_engine():
     """A cshogi Engine on our binary (connect sends `usi`); quit, or killed, afterwards."""
     # A bound on a hang, not a speed test: under Wine on a loaded machine the first start of
     # the exe (Wine's own start-up) once took over 10 s.
-    eng = call_with_timeout(Engine, 60, str(engine_path()))
+    eng = start_cshogi_engine(str(engine_path()), 60)
     try:
         yield eng
     finally:

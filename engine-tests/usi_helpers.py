@@ -1,5 +1,6 @@
 """Helpers shared by the USI engine tests (test_usi_*.py): positions, problem-set readers, raw
-byte input, a timeout wrapper for cshogi's blocking calls, and a `go mate` round trip."""
+byte input, a timeout wrapper for cshogi's blocking calls, a watched start of cshogi's client,
+and a `go mate` round trip."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+from cshogi.usi import Engine
 from tsumugi_tools.problems import read_set
 from tsumugi_tools.stop_latency import HARD_NOMATE  # noqa: F401 - the tests import it from here
 from usi_engine import EngineTimeout, UsiEngine
@@ -64,6 +66,65 @@ def call_with_timeout(fn, timeout: float, *args, **kwargs):
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+class EngineStartFailed(AssertionError):
+    """The engine did not complete the `usi` handshake: it exited, or did not answer in time."""
+
+
+def start_cshogi_engine(path: str, timeout: float):
+    """A connected `cshogi.usi.Engine` on `path`: cshogi's own `connect` (Popen, `usi`, read to
+    `usiok`) on its own thread, watched. If the process ends before `usiok` (cshogi's loop
+    compares bytes with '' and so never sees the end of the pipe: it would spin), `connect`
+    raises, or `timeout` passes, raises EngineStartFailed with the exit code and what the process
+    wrote to stderr, after killing the process and closing its pipes (which ends cshogi's
+    loop)."""
+    eng = Engine(path, connect=False)
+    box: dict = {}
+
+    def connect():
+        try:
+            eng.connect()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            box["error"] = e
+
+    t = threading.Thread(target=connect, daemon=True)
+    t.start()
+    deadline = time.monotonic() + timeout
+    exited = None
+    while t.is_alive() and time.monotonic() < deadline:
+        proc = getattr(eng, "proc", None)
+        if proc is not None and proc.poll() is not None:
+            # Give the reader a moment in case `usiok` came just before the exit.
+            t.join(0.5)
+            if t.is_alive():
+                exited = proc.returncode
+            break
+        t.join(0.05)
+    if not t.is_alive() and exited is None and "error" not in box:
+        return eng
+    proc = eng.proc
+    if exited is None and proc is not None and proc.poll() is not None:
+        exited = proc.returncode
+    if exited is not None:
+        state = f"exited with code {exited} before usiok"
+    elif "error" in box:
+        state = f"connect raised {box['error']!r}"
+    else:
+        state = f"no usiok after {timeout} s"
+    err = b""
+    if proc is not None:
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            err = proc.communicate(timeout=5)[1] or b""
+        except Exception as e:  # noqa: BLE001 - the message below says what is known
+            err = f"(stderr not read: {e})".encode()
+    t.join(1)
+    raise EngineStartFailed(
+        f"starting {path} over USI: {state}; stderr: "
+        f"{err.decode('utf-8', 'replace').strip()[-2000:] or '(empty)'}"
+    )
 
 
 def go_mate(eng: UsiEngine, sfen: str, time_arg: str = "10000", timeout: float = 30.0):
