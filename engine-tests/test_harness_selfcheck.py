@@ -199,18 +199,19 @@ def test_cshogi_start_returns_a_connected_engine(tmp_path):
         eng.proc.wait(5)
 
 
-def test_cshogi_start_reports_an_engine_that_exits(tmp_path):
-    path = script(tmp_path, "dies", "echo 'wine: cannot start' >&2\nexit 7\n")
+@pytest.mark.parametrize(
+    "body, timeout, message",
+    [
+        # Exits at once: noticed at once, not after the timeout.
+        ("echo 'wine: cannot start' >&2\nexit 7\n", 30, r"exited with code 7 .*wine: cannot start"),
+        # Never answers: reported at the timeout, and killed.
+        ("echo 'still starting' >&2\nexec sleep 60\n", 1, r"no usiok after 1 s.*still starting"),
+    ],
+    ids=["exits", "never-answers"],
+)
+def test_cshogi_start_reports_an_engine_that_does_not_start(tmp_path, body, timeout, message):
+    path = script(tmp_path, "engine", body)
     start = time.monotonic()
-    with pytest.raises(EngineStartFailed, match=r"exited with code 7 .*wine: cannot start"):
-        start_cshogi_engine(path, 30)
-    # Noticed at once, not after the timeout.
-    assert time.monotonic() - start < 10
-
-
-def test_cshogi_start_reports_an_engine_that_never_answers(tmp_path):
-    path = script(tmp_path, "mute", "echo 'still starting' >&2\nexec sleep 60\n")
-    start = time.monotonic()
-    with pytest.raises(EngineStartFailed, match=r"no usiok after 1 s.*still starting"):
-        start_cshogi_engine(path, 1)
+    with pytest.raises(EngineStartFailed, match=message):
+        start_cshogi_engine(path, timeout)
     assert time.monotonic() - start < 10

@@ -9,8 +9,8 @@ long problem (docs/bench/hardest.md, "明日香 along KomoringHeights' line").
 
 The line is an engine's answer from a hardest.py `--json` file (`--json`, `--problem`,
 `--engine`: tsumugi or kh), or given as `--sfen` and `--moves` (USI moves, space-separated).
-It is replayed with cshogi: an illegal move, or a line that does not end in checkmate, is an
-error. Each N must be even (the attacker to move) and below the line's length. A row is
+It is checked with cshogi (`tsumugi_tools.mate_line`): a line that is not an attacker's mating
+line (an illegal move, a move that does not check, no checkmate at the end) is an error. Each N must be even (the attacker to move) and below the line's length. A row is
 `<sfen>\\t<plies left>\\tA<plies left>` (the plies left are those of this line, an upper bound
 of the position's shortest mate)."""
 
@@ -22,6 +22,11 @@ import sys
 from pathlib import Path
 
 import cshogi
+
+# The modules shared with the other scripts and the engine tests (scripts/lib/tsumugi_tools).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+from tsumugi_tools.mate_line import verify_mate_line  # noqa: E402
 
 
 class LadderError(ValueError):
@@ -45,26 +50,26 @@ def line_from_json(path: Path, problem: str, engine: str) -> tuple[str, list[str
 
 
 def ladder(sfen: str, moves: list[str], after: list[int]) -> list[tuple[str, int, str]]:
-    """(SFEN, plies left, name) of the position after each of `after` plies of the line."""
+    """(SFEN, plies left, name) of the position after each of `after` plies of the line, which
+    must be an attacker's mating line (checked by `verify_mate_line`, the scripts' oracle)."""
+    if len(moves) % 2 == 0:
+        raise LadderError(f"a line of {len(moves)} plies: an attacker's mate has an odd length")
+    ok, reason = verify_mate_line(sfen, moves)
+    if not ok:
+        raise LadderError(f"not a mating line: {reason}")
     for n in after:
         if n % 2 or n < 0 or n >= len(moves):
             raise LadderError(
                 f"{n} plies: need an even number below the line's {len(moves)} (attacker to move)"
             )
     board = cshogi.Board(sfen)
-    wanted = set(after)
     rows = {}
-    for i, mv in enumerate(moves):
-        if i in wanted:
+    for i in range(max(after, default=0) + 1):
+        if i in after:
             left = len(moves) - i
             rows[i] = (board.sfen(), left, f"A{left}")
-        move = board.move_from_usi(mv)
-        if move == 0 or not board.is_legal(move):
-            raise LadderError(f"ply {i + 1}: {mv} is not a legal move in {board.sfen()}")
-        board.push(move)
-    if not board.is_game_over():
-        raise LadderError(f"the line of {len(moves)} plies does not end in checkmate")
-    return [rows[n] for n in sorted(wanted)]
+        board.push_usi(moves[i])
+    return [rows[n] for n in sorted(rows)]
 
 
 def write_set(rows: list[tuple[str, int, str]], out: Path) -> None:

@@ -37,14 +37,17 @@ def test_odd_or_out_of_line_plies_are_refused(after):
 
 
 def test_an_illegal_move_is_refused():
-    with pytest.raises(lb.LadderError, match="ply 2: 2a2b is not a legal move"):
+    with pytest.raises(lb.LadderError, match="move 2 \\(defender\\) 2a2b is illegal"):
         # 2b is attacked by the dragon on 2c.
         lb.ladder(MATE3, ["3c2c+", "2a2b", "G*2a"], [0])
 
 
 def test_a_line_that_does_not_mate_is_refused():
-    with pytest.raises(lb.LadderError, match="does not end in checkmate"):
+    with pytest.raises(lb.LadderError, match="odd length"):
         lb.ladder(MATE3, ["3c2c", "2a1a"], [0])
+    # 2a3a leaves the king a flight square: G*2a is check but not mate.
+    with pytest.raises(lb.LadderError, match="not checkmate"):
+        lb.ladder(MATE3, ["3c2c+", "2a3a", "G*2a"], [0])
 
 
 def test_reads_the_answer_of_a_hardest_json_and_writes_the_set(tmp_path):
