@@ -10,7 +10,8 @@ long problem (docs/bench/hardest.md, "明日香 along KomoringHeights' line").
 The line is an engine's answer from a hardest.py `--json` file (`--json`, `--problem`,
 `--engine`: tsumugi or kh), or given as `--sfen` and `--moves` (USI moves, space-separated).
 It is checked with cshogi (`tsumugi_tools.mate_line`): a line that is not an attacker's mating
-line (an illegal move, a move that does not check, no checkmate at the end) is an error. Each N must be even (the attacker to move) and below the line's length. A row is
+line (an illegal move, a move that does not check, no checkmate at the end) is an error. Each N
+must be even (the attacker to move) and below the line's length. A row is
 `<sfen>\\t<plies left>\\tA<plies left>` (the plies left are those of this line, an upper bound
 of the position's shortest mate)."""
 
