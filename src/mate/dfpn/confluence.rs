@@ -265,8 +265,8 @@ impl Search<'_> {
                 return;
             }
             if f.or == root_or {
-                let (pn, dn) = aggregate_in(f.or, kids);
-                let delta = if f.or { dn } else { pn };
+                let n = aggregate_in(f.or, kids);
+                let delta = if f.or { n.dn } else { n.pn };
                 let c = &kids[f.cur as usize];
                 let child_delta = if f.or { c.v.dn } else { c.v.pn };
                 if delta < INF && delta > child_delta.saturating_add(GAP) {

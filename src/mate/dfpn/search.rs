@@ -4,6 +4,7 @@
 //! so this file is the recursion only.
 
 use super::super::value::{Value, INF, NO_MATE};
+use super::children::child_delta_threshold;
 use super::hands::no_check_disproof_hand;
 use super::path::tag;
 use super::{node_moves, NodeResult, Search, NO_REP};
@@ -148,7 +149,8 @@ impl Search<'_> {
         let orig_inc = self.inc;
         let mut searched = false;
         loop {
-            let (pn, dn) = self.aggregate(or, base);
+            let numbers = self.aggregate(or, base);
+            let (pn, dn) = (numbers.pn, numbers.dn);
             if !searched && old && !(fresh && (pn >= th_pn0 || dn >= th_dn0)) {
                 self.inc += 1;
             }
@@ -176,21 +178,9 @@ impl Search<'_> {
             let (best, second_phi) = first.take().unwrap_or_else(|| self.select(or, base));
             let c = self.children[base + best];
             // φ/δ of the node and of the child: (pn, dn) at OR, (dn, pn) at AND.
-            let (node_phi_th, node_delta_th, node_delta) = if or {
-                (th_pn, th_dn, dn)
-            } else {
-                (th_dn, th_pn, pn)
-            };
-            let child_delta = if or { c.v.dn } else { c.v.pn };
+            let (node_phi_th, node_delta_th) = if or { (th_pn, th_dn) } else { (th_dn, th_pn) };
             let child_phi_th = self.threshold.child_phi(node_phi_th, second_phi);
-            // The child may use what is left of the node's δ threshold beside its siblings.
-            let child_delta_th = if node_delta_th >= INF {
-                INF
-            } else {
-                (node_delta_th - node_delta)
-                    .saturating_add(child_delta)
-                    .min(INF)
-            };
+            let child_delta_th = child_delta_threshold(or, numbers, node_delta_th, &c);
             let (cth_pn, cth_dn) = if or {
                 (child_phi_th, child_delta_th)
             } else {
