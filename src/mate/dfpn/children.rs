@@ -70,7 +70,8 @@
 //!   again. Measured on 明日香's 11 positions after 700, 702, ..., 720 plies of
 //!   KomoringHeights' line (one thread, 8 GB, 40 M nodes each): all 11 proven in 219.7 M
 //!   nodes against 10 in 262.8 M; 乱's first proof over 2, 4 and 8 GB 261.1 M nodes against
-//!   301.0 M (2026-11-29).
+//!   301.0 M (2026-11-29). 明日香 itself, beside KomoringHeights (8 GB, 8,313 s, 2026-12-01):
+//!   no proof with it either (4.8 G nodes; KomoringHeights' first proof at 2,531.4 s).
 //!
 //! Children live in one arena (`Search::children`) shared by the whole path: a node's records
 //! are the slice from its `base` to the end, truncated when the node returns, so the recursion
