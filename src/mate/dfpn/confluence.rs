@@ -41,8 +41,9 @@
 
 use super::super::hugebuf::Zeroable;
 use super::super::value::INF;
-use super::children::{aggregate_in, Child};
+use super::children::Child;
 use super::logged::LoggedTable;
+use super::numbers::aggregate_in;
 use super::path::tag;
 use super::Search;
 use crate::shogi::Hand;

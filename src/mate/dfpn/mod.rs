@@ -36,6 +36,7 @@ mod hands;
 mod keys;
 mod logged;
 mod monitor;
+mod numbers;
 mod path;
 mod search;
 mod threshold;

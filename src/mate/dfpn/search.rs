@@ -4,8 +4,8 @@
 //! so this file is the recursion only.
 
 use super::super::value::{Value, INF, NO_MATE};
-use super::children::child_delta_threshold;
 use super::hands::no_check_disproof_hand;
+use super::numbers::child_delta_threshold;
 use super::path::tag;
 use super::{node_moves, NodeResult, Search, NO_REP};
 use crate::shogi::{Hand, Move, Position};
