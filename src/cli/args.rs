@@ -194,8 +194,11 @@ pub struct SearchOpts {
     /// `,no-tca` after it, no threshold control at positions met before at a shallower ply;
     /// with `,cap:<n>` a search path fails at n plies (default 4000), `,no-cap`: never; with
     /// `,no-dce`, no double-count elimination by parent links; with `,root:<g>` the root's
-    /// thresholds grow by g (1 < g <= 100; default 1.7), `,no-root`: infinite at once.
-    #[arg(long, value_name = "epsilon:<x>[,no-tca][,cap:<n>|,no-cap][,no-dce][,root:<g>|,no-root]", value_parser = parse_threshold)]
+    /// thresholds grow by g (1 < g <= 100; default 1.7), `,no-root`: infinite at once; with
+    /// `,depth:<k>` a position new to the search starts with one more proof number for every k
+    /// plies of depth (1 <= k <= 100000; off by default), for problems whose search dives into
+    /// long forced lines that do not mate.
+    #[arg(long, value_name = "epsilon:<x>[,no-tca][,cap:<n>|,no-cap][,no-dce][,root:<g>|,no-root][,depth:<k>]", value_parser = parse_threshold)]
     pub threshold: Option<Threshold>,
     /// Never search the side to move as the defender (by default a side to move in check that
     /// cannot mate, or whose opponent has no king, is the one being mated).
@@ -227,8 +230,12 @@ fn parse_threshold(v: &str) -> Result<Threshold, String> {
                 .into(),
         );
     }
-    Threshold::parse(v)
-        .ok_or_else(|| format!("'{v}' is not epsilon:<x> or epsilon:<x>,no-tca (0 < x <= 10)"))
+    Threshold::parse(v).ok_or_else(|| {
+        format!(
+            "'{v}' is not epsilon:<x> (0 < x <= 10) with optional switches \
+             ,no-tca ,cap:<n> ,no-cap ,no-dce ,root:<g> ,no-root ,depth:<k>"
+        )
+    })
 }
 
 /// `tsumugi solve`.

@@ -166,6 +166,8 @@ impl Search<'_> {
         let base = self.children.len();
         self.old_child = false;
         let mut drop_last = [0u16; 81];
+        // A pn for depth (`Threshold::depth_pn`; 0 by default) for the fresh children.
+        let depth_extra = self.threshold.depth_extra(ply);
         // An attacker's node whose checks are the last moves the length limit allows: its
         // children are settled without the table (`mated_or_no_mate_within_1`).
         let at_last_check = or && ply + 2 >= self.max_plies;
@@ -253,12 +255,12 @@ impl Search<'_> {
                         self.tt.store(ck, c.v, my_tag, 1);
                     } else {
                         let (pn, dn) = support_terms(pos, m.to(), n, guards);
-                        c.v.pn = pn.max(p.v.pn);
+                        c.v.pn = (pn + depth_extra).max(p.v.pn);
                         c.v.dn = dn.max(p.v.dn);
                     }
                     pos.undo_move();
                 } else {
-                    c.v.pn = p.v.pn;
+                    c.v.pn = p.v.pn.max(1 + depth_extra);
                     c.v.dn = p.v.dn;
                     // Under a length limit only, and not where the child's checks are the
                     // last ones (see the module's notes).

@@ -49,6 +49,19 @@ pub struct Threshold {
     /// Growth factor of the root's thresholds (see `Search::mid_root`); 1 or less: the root
     /// is searched under infinite thresholds at once. Helpers grow theirs by the same factor.
     pub root_growth: f32,
+    /// Plies per extra unit of pn for a position new to the table (0: off, the default): the
+    /// children of a node at ply p start with p / k more pn (see [`Threshold::depth_extra`]).
+    /// A pn counts the leaves left to prove, not the plies to search: a forced line of 300
+    /// plies with one answer at each defender's node costs a pn of 1 or 2 at any depth, so
+    /// df-pn follows such a line as long as it stays forced. 明日香's long stretches are of that
+    /// kind (the king walks up and down the 1-file while pieces are dropped, interposed and
+    /// taken, boards coming back with hands neither better nor worse), and our search spent
+    /// most of its nodes below the length of the mate there. With `depth:20`, positions along
+    /// KomoringHeights' 307-ply line after 500 plies of 明日香 were proven where the default
+    /// proved none within the same nodes (docs/bench/hardest.md, "明日香's rungs with a pn for
+    /// depth"); it cost 乱 and FAIRWAY 26% and 12% more nodes to their first proofs, so it is
+    /// not the default.
+    pub depth_pn: u32,
 }
 
 /// The default growth factor of the root's thresholds (see [`Threshold::root_growth`]).
@@ -65,6 +78,7 @@ impl Default for Threshold {
             depth_cap: DEPTH_CAP,
             dce: true,
             root_growth: ROOT_GROWTH,
+            depth_pn: 0,
         }
     }
 }
@@ -73,7 +87,8 @@ impl Threshold {
     /// Parses `epsilon:<x>` (also `eps:<x>`), 0 < x ≤ 10, optionally followed by
     /// comma-separated switches: `no-tca` (threshold control off) or `tca`, `cap:<n>` (the path
     /// cap, 2 ≤ n ≤ 65,535) or `no-cap`, `no-dce` (no walk up the parent links) or `dce`,
-    /// `root:<g>` (the root thresholds' growth, 1 < g ≤ 100) or `no-root` (infinite at once).
+    /// `root:<g>` (the root thresholds' growth, 1 < g ≤ 100) or `no-root` (infinite at once),
+    /// `depth:<k>` (a pn for depth, 1 ≤ k ≤ 100,000) or `no-depth`.
     pub fn parse(s: &str) -> Option<Threshold> {
         let mut parts = s.split(',');
         let eps = parts.next()?;
@@ -93,6 +108,14 @@ impl Threshold {
                 "dce" => t.dce = true,
                 "no-dce" => t.dce = false,
                 "no-root" => t.root_growth = 0.0,
+                "no-depth" => t.depth_pn = 0,
+                _ if p.starts_with("depth:") => {
+                    let k: u32 = p["depth:".len()..].parse().ok()?;
+                    if !(1..=100_000).contains(&k) {
+                        return None;
+                    }
+                    t.depth_pn = k;
+                }
                 _ if p.starts_with("root:") => {
                     let g: f32 = p["root:".len()..].parse().ok()?;
                     if !(g > 1.0 && g <= 100.0) {
@@ -110,6 +133,13 @@ impl Threshold {
             }
         }
         (e > 0.0 && e <= 10.0).then_some(t)
+    }
+
+    /// The pn a position new to the table starts with beyond its estimate when its parent is at
+    /// `ply` (see [`Threshold::depth_pn`]).
+    #[inline]
+    pub(super) fn depth_extra(self, ply: u32) -> u32 {
+        ply.checked_div(self.depth_pn).unwrap_or(0)
     }
 
     /// The φ threshold of the selected child, given the node's own φ threshold and the
@@ -161,5 +191,15 @@ mod tests {
         assert_eq!(t.child_phi(12, 10), 12);
         // At least φ2 + 1 (φ2 = 1: ⌈1.5⌉ = 2).
         assert_eq!(t.child_phi(100, 1), 2);
+        // A pn for depth: off by default, else one more every k plies of the parent's.
+        assert_eq!((t.depth_pn, t.depth_extra(399)), (0, 0));
+        let d = Threshold::parse("eps:0.5,depth:20").unwrap();
+        assert_eq!(
+            (d.depth_extra(19), d.depth_extra(20), d.depth_extra(399)),
+            (0, 1, 19)
+        );
+        assert_eq!(Threshold::parse("eps:0.5,depth:20,no-depth"), Some(t));
+        assert_eq!(Threshold::parse("eps:0.5,depth:0"), None);
+        assert_eq!(Threshold::parse("eps:0.5,depth:x"), None);
     }
 }
