@@ -59,8 +59,8 @@ pub struct Threshold {
     /// most of its nodes below the length of the mate there. With `depth:20`, positions along
     /// KomoringHeights' 307-ply line after 500 plies of 明日香 were proven where the default
     /// proved none within the same nodes (docs/bench/hardest.md, "明日香's rungs with a pn for
-    /// depth"); it cost 乱 and FAIRWAY 26% and 12% more nodes to their first proofs, so it is
-    /// not the default.
+    /// depth"); it cost 乱, FAIRWAY and 新桃花源 26%, 12% and 35% more nodes to their first
+    /// proofs (`depth:30`: 5%, 46% and 32%), so it is not the default.
     pub depth_pn: u32,
 }
 

@@ -56,6 +56,32 @@ fn kh_threshold_dropped_and_post_search_ends() {
     assert!(r.status.unwrap().established());
 }
 
+/// The pn for depth (`--threshold eps:0.5,depth:<k>`) changes the search, not its answers: at
+/// one more pn a ply (the most it can add) the same problem still ends in its proven 9-ply
+/// minimum, after a different number of nodes than the default's.
+#[test]
+fn depth_pn_changes_the_search_not_the_answer() {
+    let pos = Position::from_sfen(USELESS_INTERPOSITIONS).unwrap();
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        ..Limits::default()
+    };
+    let mut nodes = Vec::new();
+    for depth_pn in [0, 1] {
+        let mut solver = Solver::new(16);
+        solver.threshold.depth_pn = depth_pn;
+        let r = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        let Outcome::Mate(line) = &r.outcome else {
+            panic!("depth_pn {depth_pn}: {:?}", r.outcome)
+        };
+        assert_eq!(line.len(), 9, "depth_pn {depth_pn}");
+        line::verify(&pos, line, Color::Black).unwrap();
+        assert!(r.status.unwrap().established(), "depth_pn {depth_pn}");
+        nodes.push(r.stats.nodes);
+    }
+    assert_ne!(nodes[0], nodes[1], "the switch did not reach the search");
+}
+
 /// A round that fails below the bound announces the interval it leaves, or the length once
 /// the interval is closed.
 #[test]
