@@ -255,13 +255,13 @@ impl Search<'_> {
                         self.tt.store(ck, c.v, my_tag, 1);
                     } else {
                         let (pn, dn) = support_terms(pos, m.to(), n, guards);
-                        c.v.pn = (pn + depth_extra).max(p.v.pn);
+                        c.v.pn = (pn + depth_extra + self.threshold.jitter_of(ck)).max(p.v.pn);
                         c.v.dn = dn.max(p.v.dn);
                     }
                     pos.undo_move();
                 } else {
                     c.v.pn = p.v.pn.max(1 + depth_extra);
-                    c.v.dn = p.v.dn;
+                    c.v.dn = p.v.dn.max(1 + self.threshold.jitter_of(ck));
                     // Under a length limit only, and not where the child's checks are the
                     // last ones (see the module's notes).
                     if fresh
