@@ -63,8 +63,8 @@ pub struct Threshold {
     /// proofs (`depth:30`: 5%, 46% and 32%), so it is not the default.
     pub depth_pn: u32,
     /// A seed for breaking ties among fresh children (0: none, the main search's). With a
-    /// seed, about half of the fresh children start one unit higher (pn for an attacker's
-    /// child, dn for a defender's), chosen by their key: a helper thread that searches under
+    /// seed, about half of the fresh children start one unit higher (pn for a child of an
+    /// attacker's node, dn for a child of a defender's), chosen by their key: a helper that searches under
     /// the same rules as the main search otherwise picks the same child among equals and
     /// follows it into the same subtree (see `crew::helper_threshold`).
     pub jitter: u64,
@@ -151,7 +151,7 @@ impl Threshold {
 
     /// The extra unit of a fresh child with key `key` (0 or 1; always 0 without a seed, see
     /// [`Threshold::jitter`]). The top bit of a multiplicative hash (Knuth's 2^64/φ) of the
-    /// key mixed with the seed: cheap, and independent of the table's index bits.
+    /// key mixed with the seed: cheap, and it depends on every bit of the key.
     #[inline]
     pub(super) fn jitter_of(self, key: u64) -> u32 {
         if self.jitter == 0 {
