@@ -64,9 +64,9 @@ pub struct Threshold {
     pub depth_pn: u32,
     /// A seed for breaking ties among fresh children (0: none, the main search's). With a
     /// seed, about half of the fresh children start one unit higher (pn for a child of an
-    /// attacker's node, dn for a child of a defender's), chosen by their key: a helper that searches under
-    /// the same rules as the main search otherwise picks the same child among equals and
-    /// follows it into the same subtree (see `crew::helper_threshold`).
+    /// attacker's node, dn for a child of a defender's), chosen by their key: a helper that
+    /// searches under the same rules as the main search otherwise picks the same child among
+    /// equals and follows it into the same subtree (see `crew::helper_threshold`).
     pub jitter: u64,
 }
 
