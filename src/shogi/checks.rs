@@ -254,13 +254,12 @@ impl Position {
         let mut n = 0u32;
         let occ = self.occupied();
         let occ_wo = occ.and_not(Bitboard::from_square(ksq));
-        for to in king_attack(ksq).and_not(self.pieces_of(us)) {
-            if !self.is_attacked(them, to, occ_wo) {
-                n += 1;
-                if EARLY {
-                    return n;
-                }
-            }
+        let flights = king_attack(ksq)
+            .and_not(self.pieces_of(us))
+            .and_not(self.attacked_around(them, ksq, occ_wo));
+        n += flights.count();
+        if EARLY && n != 0 {
+            return n;
         }
         let checkers = self.checkers;
         if checkers.more_than_one() {

@@ -185,13 +185,10 @@ impl Position {
         }
         // Can the king capture it or step away? (Our sliders see through the king's origin.)
         let occ_no_king = occ.and_not(Bitboard::from_square(ksq));
-        let escapes = king_attack(ksq).and_not(self.pieces_of(them));
-        for s in escapes {
-            if !self.is_attacked(us, s, occ_no_king) {
-                return false;
-            }
-        }
-        true
+        let escapes = king_attack(ksq)
+            .and_not(self.pieces_of(them))
+            .and_not(self.attacked_around(us, ksq, occ_no_king));
+        escapes.is_empty()
     }
 
     /// All legal moves of the side to move.
@@ -247,10 +244,11 @@ impl Position {
             return;
         };
         let occ = self.occupied().and_not(Bitboard::from_square(ksq));
-        for to in king_attack(ksq).and_not(self.pieces_of(us)) {
-            if !self.is_attacked(us.flip(), to, occ) {
-                list.push(Move::normal(ksq, to, false));
-            }
+        let flights = king_attack(ksq)
+            .and_not(self.pieces_of(us))
+            .and_not(self.attacked_around(us.flip(), ksq, occ));
+        for to in flights {
+            list.push(Move::normal(ksq, to, false));
         }
     }
 

@@ -172,20 +172,22 @@ impl Search<'_> {
         // children are settled without the table (`mated_or_no_mate_within_1`).
         let at_last_check = or && ply + 2 >= self.max_plies;
         // Start loading every child's table cluster now, so the probes below overlap their
-        // cache misses instead of paying them one after another.
-        if !at_last_check {
-            for &m in list.as_slice() {
-                let ck = pos.board_key_after(m) ^ self.salt;
-                self.tt.prefetch(ck);
-                let chand = if or { pos.mover_hand_after(m) } else { hand };
-                self.path.prefetch_rep(ck, chand);
-            }
-        }
-        // Children are looked up by the key and hand they would have, without making the move:
-        // only a fresh AND child (whose evasions are counted) is visited.
+        // cache misses instead of paying them one after another; each child's key and hand
+        // are computed here once and kept for its lookup.
+        self.child_keys.clear();
         for &m in list.as_slice() {
             let ck = pos.board_key_after(m) ^ self.salt;
             let chand = if or { pos.mover_hand_after(m) } else { hand };
+            if !at_last_check {
+                self.tt.prefetch(ck);
+                self.path.prefetch_rep(ck, chand);
+            }
+            self.child_keys.push((ck, chand));
+        }
+        // Children are looked up by the key and hand they would have, without making the move:
+        // only a fresh AND child (whose evasions are counted) is visited.
+        for (i, &m) in list.as_slice().iter().enumerate() {
+            let (ck, chand) = self.child_keys[i];
             let mut c = Child {
                 mv: m,
                 v: Value::unsolved(1, 1, chand),
@@ -371,9 +373,7 @@ impl Search<'_> {
             } else {
                 king_attack(ksq)
                     .and_not(pos.pieces_of(us.flip()))
-                    .into_iter()
-                    .filter(|&f| !pos.is_attacked(us, f, occ_wo_king))
-                    .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_square(f))
+                    .and_not(pos.attacked_around(us, ksq, occ_wo_king))
             };
             for &mm in checks.as_slice() {
                 let to = Bitboard::from_square(mm.to());

@@ -47,7 +47,7 @@ pub use threshold::Threshold;
 use super::tt::Table;
 use super::value::Value;
 use super::{Limits, MateStatus, Progress, Stats, UnknownReason};
-use crate::shogi::{Color, Move, MoveList, Position};
+use crate::shogi::{Color, Hand, Move, MoveList, Position};
 use children::Child;
 use monitor::Monitor;
 use path::Path;
@@ -58,6 +58,9 @@ use std::sync::atomic::AtomicBool;
 /// clears nothing (a mate-in-1 costs microseconds, not the milliseconds of fresh buffers).
 pub(crate) struct Scratch {
     children: Vec<Child>,
+    /// The keys and hands of one node's children, between the prefetch and the lookups of
+    /// `expand` (computed once, not once for each).
+    child_keys: Vec<(u64, Hand)>,
     frames: Vec<confluence::Frame>,
     masks: confluence::MaskMemory,
     path: path::PathBuffers,
@@ -67,6 +70,7 @@ impl Scratch {
     pub(crate) fn new() -> Scratch {
         Scratch {
             children: Vec::with_capacity(1 << 16),
+            child_keys: Vec::with_capacity(1024),
             frames: Vec::with_capacity(8192),
             masks: confluence::MaskMemory::new(),
             path: path::PathBuffers::new(),
@@ -108,6 +112,7 @@ pub(crate) struct Search<'a> {
     /// Table salt (see `keys::table_salt`).
     salt: u64,
     children: &'a mut Vec<Child>,
+    child_keys: &'a mut Vec<(u64, Hand)>,
     /// The nodes on the path with their children in `children` (see `confluence`).
     frames: &'a mut Vec<confluence::Frame>,
     /// The marks of branch roots kept across visits (see `confluence`).
@@ -153,6 +158,7 @@ impl<'a> Search<'a> {
             attacker,
             salt,
             children: &mut scratch.children,
+            child_keys: &mut scratch.child_keys,
             frames: &mut scratch.frames,
             masks: &mut scratch.masks,
             path: Path::new(&mut scratch.path, salt, max_plies),

@@ -138,6 +138,37 @@ const fn line_table() -> [[Bitboard; 81]; 81] {
     t
 }
 
+/// The squares within two files and three ranks of each square: the only squares from which a
+/// step or a knight's jump (two ranks forward, one file aside) can reach one of its eight
+/// neighbours.
+const fn king_zone_reach_table() -> [Bitboard; 81] {
+    let mut t = [Bitboard(0); 81];
+    let mut a = 0;
+    while a < 81 {
+        let (fa, ra) = ((a / 9) as i32, (a % 9) as i32);
+        let mut b = 0usize;
+        while b < 81 {
+            let (fb, rb) = ((b / 9) as i32, (b % 9) as i32);
+            let (df, dr) = (fb - fa, rb - ra);
+            if df >= -2 && df <= 2 && dr >= -3 && dr <= 3 {
+                t[a].0 |= 1u128 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static KING_ZONE_REACH: [Bitboard; 81] = king_zone_reach_table();
+
+/// Squares from which a non-sliding piece (or a horse's or dragon's step) can attack a
+/// neighbour of `sq`: a superset, for "which steppers need looking at".
+#[inline(always)]
+pub fn king_zone_reach(sq: Square) -> Bitboard {
+    KING_ZONE_REACH[sq.index()]
+}
+
 static BETWEEN: [[Bitboard; 81]; 81] = between_table();
 static LINE: [[Bitboard; 81]; 81] = line_table();
 

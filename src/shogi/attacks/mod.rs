@@ -31,7 +31,7 @@ mod step;
 #[cfg(test)]
 mod tests;
 
-pub use lines::{between, bishop_pseudo, lance_pseudo, line, rook_pseudo};
+pub use lines::{between, bishop_pseudo, king_zone_reach, lance_pseudo, line, rook_pseudo};
 pub use pext::{set_slider_path, slider_path, SliderPath};
 pub use slider::{
     bishop_attack, dragon_attack, file_attack, horse_attack, lance_attack, rank_attack, rook_attack,
