@@ -70,6 +70,7 @@ impl Scratch {
     pub(crate) fn new() -> Scratch {
         Scratch {
             children: Vec::with_capacity(1 << 16),
+            // More than any node has moves (`MAX_MOVES`): no growth on the hot path.
             child_keys: Vec::with_capacity(1024),
             frames: Vec::with_capacity(8192),
             masks: confluence::MaskMemory::new(),
