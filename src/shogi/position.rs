@@ -245,26 +245,24 @@ impl Position {
     pub fn attacked_around(&self, c: Color, ksq: Square, occ: Bitboard) -> Bitboard {
         let zone = king_attack(ksq);
         let mine = self.by_color[c.index()];
-        let lances = self.by_kind[PieceKind::Lance.index()];
-        let bishops = self.bishop_likes();
-        let rooks = self.rook_likes();
+        let sliders =
+            self.by_kind[PieceKind::Lance.index()] | self.bishop_likes() | self.rook_likes();
         let mut att = Bitboard::EMPTY;
-        for s in mine.and_not(lances | bishops | rooks) & king_zone_reach(ksq) {
+        for s in mine.and_not(sliders) & king_zone_reach(ksq) {
             att |= attacks(c, self.board[s.index()].kind(), s, occ);
         }
-        for s in mine & lances {
-            if (lance_pseudo(c, s) & zone).is_nonempty() {
-                att |= lance_attack(c, s, occ);
-            }
-        }
-        for s in mine & bishops {
-            if ((bishop_pseudo(s) | king_attack(s)) & zone).is_nonempty() {
-                att |= attacks(c, self.board[s.index()].kind(), s, occ);
-            }
-        }
-        for s in mine & rooks {
-            if ((rook_pseudo(s) | king_attack(s)) & zone).is_nonempty() {
-                att |= attacks(c, self.board[s.index()].kind(), s, occ);
+        for s in mine & sliders {
+            let k = self.board[s.index()].kind();
+            // A slider whose empty-board reach misses the eight squares needs no lookup.
+            let reach = match k {
+                PieceKind::Lance => lance_pseudo(c, s),
+                PieceKind::Bishop => bishop_pseudo(s),
+                PieceKind::Rook => rook_pseudo(s),
+                PieceKind::Horse => bishop_pseudo(s) | king_attack(s),
+                _ => rook_pseudo(s) | king_attack(s),
+            };
+            if (reach & zone).is_nonempty() {
+                att |= attacks(c, k, s, occ);
             }
         }
         att & zone
