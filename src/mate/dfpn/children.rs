@@ -20,21 +20,29 @@
 //!   the same answers; mate3-11 + extra1-9 at 3 s a problem (1800 rows, `--post shortest`,
 //!   every one at its known length either way) 23,828,787 nodes and 35.3 s before,
 //!   8,351,515 and 12.2 s after.
-//! - Interpositions mated in one, under a length limit: when a defender's node met for the
-//!   first time is expanded in a search with a length limit (the shortest-mate rounds), each
-//!   fresh interposition (a drop, or a move onto the line of the check) is tested for a mate in
-//!   one by a check next to the king or on the interposed piece (`mated_in_1_after`); a mated
-//!   one is proven at once and stored, so the node's pn counts only the answers that hold.
-//!   KomoringHeights tests every fresh answer of a defender so. Why: famous.tsv row 184
-//!   (雪月花256, 53 plies) has lance ladders that end in interpositions taken with mate; searched
-//!   cold with the remaining length as the limit, the position 26 plies into its 53-ply line
-//!   (mate in 27) took 389,905 nodes, now 44,232 (KomoringHeights: 42,397). Testing every
-//!   answer: 51,002 there, but mate3-11 + extra1-9 at 3 s a problem took 15.1 s against 11.7 s;
-//!   drops only: 793,626 (the ladders' interpositions include board moves).
-//!   - Not without a limit: tested in every search (reverted in `3134f6c`), the first proofs changed.
-//!     Microcosmos' first line became 1569 plies, which the shortcut passes left at 1527 at
-//!     1024 MB (1525 before any round otherwise), and long-ge50's 34 known rows at 60 s took
-//!     77-82 s against 68 s. The first proof's search is therefore left as it was.
+//! - Interpositions mated in one: when a defender's node met for the first time is expanded
+//!   (in a search with a length limit, the shortest-mate rounds, at any ply; without one, from
+//!   ply `INTERPOSITION_TEST_PLY` on), each fresh interposition (a drop, or a move onto the
+//!   line of the check) is tested for a mate in one by a check next to the king or on the
+//!   interposed piece (`mated_in_1_after`); a mated one is proven at once and stored, so the
+//!   node's pn counts only the answers that hold. KomoringHeights tests every fresh answer of a
+//!   defender so. Why: famous.tsv row 184 (雪月花256, 53 plies) has lance ladders that end in
+//!   interpositions taken with mate; searched cold with the remaining length as the limit, the
+//!   position 26 plies into its 53-ply line (mate in 27) took 389,905 nodes, now 44,232
+//!   (KomoringHeights: 42,397). Testing every answer: 51,002 there, but mate3-11 + extra1-9 at
+//!   3 s a problem took 15.1 s against 11.7 s; drops only: 793,626 (the ladders' interpositions
+//!   include board moves).
+//!   - Without a limit (first proofs), 2026-12-04, one thread, 8 GB, AMD EPYC family 25 model
+//!     1: 明日香's long king walks are such ladders. The position 117 plies from the end of
+//!     KomoringHeights' line (docs/bench/hardest.md) was proven at 17.6 M nodes with the test
+//!     from ply 16 (8.7 M at every ply), none in 60 M without it; 乱's first proof took 65.6 M
+//!     nodes against 82.5 M, FAIRWAY's 47.6 M against 44.5 M. At every ply the short sets paid
+//!     for it (mate3-11 + extra1-9 at 3 s a problem, `--post-search shortest`: 1.028 of the
+//!     time, median of 5 pairs; `tsumugi bench` 392,516 → 404,728 nodes); from ply 16 on,
+//!     0.930 of the time (5 pairs) and 392,303 nodes. Tested at every ply in an earlier search
+//!     (reverted in `3134f6c`), Microcosmos' first line became 1569 plies and its shortening
+//!     stalled at 1527; with today's search its test (`microcosmos_line_is_shortened_before_any_round`)
+//!     passes either way.
 //!   - Not where the child's checks are the last the limit allows (`ply + 3 >= max_plies`):
 //!     that child's expansion settles every check in one node anyway (above). Measured with
 //!     and without this exclusion (two threads, 1024 MB, famous.tsv at 30 s a problem: 215 of
@@ -146,6 +154,10 @@ pub(crate) struct Child {
     /// Not in the table when the node was expanded, and not searched since.
     pub fresh: bool,
 }
+
+/// The first ply at which a search without a length limit tests a fresh defender's
+/// interpositions for a mate in one (see the module's notes).
+const INTERPOSITION_TEST_PLY: u32 = 16;
 
 impl Search<'_> {
     /// Pushes one child record per move of `list` onto the arena (stopping early at a child
@@ -264,10 +276,10 @@ impl Search<'_> {
                 } else {
                     c.v.pn = p.v.pn.max(1 + depth_extra);
                     c.v.dn = p.v.dn.max(1 + self.threshold.jitter_of(ck));
-                    // Under a length limit only, and not where the child's checks are the
-                    // last ones (see the module's notes).
+                    // Not where the child's checks are the last ones the length limit
+                    // allows (see the module's notes).
                     if fresh
-                        && self.max_plies != u32::MAX
+                        && (self.max_plies != u32::MAX || ply >= INTERPOSITION_TEST_PLY)
                         && ply + 3 < self.max_plies
                         && interposes(pos, m)
                     {
@@ -511,10 +523,10 @@ mod tests {
         });
     }
 
-    /// A fresh defender's node searched under a length limit settles the interpositions the
-    /// attacker answers with a mate in one (P*5b, taken by the gold or the rook) while it is
-    /// expanded; its other answers, every answer of a node met before, and every answer in a
-    /// search without a limit are left to the search.
+    /// A fresh defender's node settles the interpositions the attacker answers with a mate in
+    /// one (P*5b, taken by the gold or the rook) while it is expanded: under a length limit at
+    /// any ply, without one from `INTERPOSITION_TEST_PLY` on; its other answers, and every
+    /// answer of a node met before, are left to the search.
     #[test]
     fn a_fresh_defender_settles_interpositions_mated_in_one() {
         let pos = Position::from_sfen("4k4/9/5G3/9/9/9/9/9/4R4 w p 1").unwrap();
@@ -522,7 +534,14 @@ mod tests {
         let list = super::super::node_moves(&pos, false);
         let mated = Move::from_usi("P*5b").unwrap();
         assert!(list.as_slice().contains(&mated));
-        for (fresh, limit) in [(true, Some(9)), (false, Some(9)), (true, None)] {
+        let deep = INTERPOSITION_TEST_PLY;
+        for (fresh, limit, ply) in [
+            (true, Some(9), 1),
+            (false, Some(9), 1),
+            (true, None, 1),
+            (true, None, deep),
+            (false, None, deep),
+        ] {
             super::super::with_search(&mut Solver::new(1), &root, |s| {
                 if let Some(l) = limit {
                     s.set_limit(l);
@@ -530,9 +549,10 @@ mod tests {
                 let mut p = pos.clone();
                 let hand = p.hand(s.attacker());
                 let base = s.children.len();
-                s.expand(&mut p, &list, false, hand, 1, 0, fresh);
+                s.expand(&mut p, &list, false, hand, ply, 0, fresh);
+                let tested = fresh && (limit.is_some() || ply >= deep);
                 for c in &s.children[base..] {
-                    if fresh && limit.is_some() && c.mv == mated {
+                    if tested && c.mv == mated {
                         assert!(c.v.pn == 0 && c.v.len == 1, "{:?}", c.v);
                         let mut q = pos.clone();
                         q.do_move(c.mv);

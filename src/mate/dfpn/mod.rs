@@ -124,8 +124,8 @@ pub(crate) struct Search<'a> {
     max_plies: u32,
     threshold: Threshold,
     /// The node `mid` is about to enter was not in the table when its parent was expanded
-    /// (see `children`: only a fresh defender's node, under a length limit, tests its
-    /// interpositions for mates in one).
+    /// (see `children`: only a fresh defender's node tests its interpositions for mates in
+    /// one).
     node_fresh: bool,
     /// Threshold control (TCA, Kishimoto 2010) is on.
     tca: bool,
