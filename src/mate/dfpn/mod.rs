@@ -125,7 +125,7 @@ pub(crate) struct Search<'a> {
     threshold: Threshold,
     /// The node `mid` is about to enter was not in the table when its parent was expanded
     /// (see `children`: only a fresh defender's node tests its interpositions for mates in
-    /// one).
+    /// one, at any ply under a length limit, from `INTERPOSITION_TEST_PLY` on without one).
     node_fresh: bool,
     /// Threshold control (TCA, Kishimoto 2010) is on.
     tca: bool,
