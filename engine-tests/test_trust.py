@@ -192,7 +192,9 @@ def test_solve_output_closed_pipe():
         "2>&1 | head -1", shell=True, executable="/bin/bash", capture_output=True, text=True,
         timeout=60)
     assert r.returncode == 0, r
-    assert r.stdout.startswith("checkmate "), r.stdout
+    # The answer comes first unless the proof took over a second (a loaded machine), when a
+    # progress line on stderr may come before it.
+    assert r.stdout.startswith(("checkmate ", "... ")), r.stdout
 
 
 def test_defender_to_move_root(engine):
